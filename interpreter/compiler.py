@@ -1,0 +1,436 @@
+"""Compile a checked ruleset, for one player count, into closures and a flat op list.
+
+Expressions become closures `f(state, card)`: `card` is the card a `where` tests.
+Statements without decisions become closures `run(state)`; statements holding a decision
+become ops `op(state) -> next pc`, so the position in the rules stays in the state.
+"""
+from __future__ import annotations
+
+import operator
+import re
+
+from . import engine as E
+from . import ir
+from .decisions import CardSpec, Decision
+from .errors import Pos, RuleRuntimeError
+from .runtime import Runtime
+from .statements import Statements
+
+CMP = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
+       ">=": operator.ge}
+
+
+class Program(Statements, Runtime):
+    """A ruleset compiled for one player count: tables, ops, decisions, scoring."""
+
+    def __init__(self, rules: ir.Ruleset, players: int):
+        self.rules, self.players = rules, players
+        self.param_values = {name: _row(value, players) for name, (value, _) in rules.params.items()}
+        self.code: list = []
+        self.decisions: list = []
+        self.functions: dict = {}
+        self.layout_zones()
+        self.layout_vars()
+        self.make_cards()
+        self.build()
+
+    # ---- layout ----
+    def layout_zones(self) -> None:
+        """Give every zone instance an index: families and per-player zones expand."""
+        self.zone_names, self.zone_decl, self.zone_owner, self.zone_vis = [], [], [], []
+        self.zone_base, self.family = {}, {}
+        everyone = (1 << self.players) - 1
+        for decl in self.rules.zones:
+            self.zone_base[decl.name] = len(self.zone_names)
+            values = list(self.const(decl.per)) if decl.per is not None else [None]
+            self.family[decl.name] = {v: i for i, v in enumerate(values)}
+            owners = range(self.players) if decl.per_player else [None]
+            for owner in owners:
+                for v in values:
+                    label = decl.name + (f"({owner})" if owner is not None else "") + (f"[{v}]" if v is not None else "")
+                    self.zone_names.append(label)
+                    self.zone_decl.append(decl)
+                    self.zone_owner.append(owner)
+                    vis = {"everyone": everyone, "nobody": 0}.get(decl.visible, 1 << (owner or 0))
+                    self.zone_vis.append(vis)
+        self.zone_width = {d.name: len(self.family[d.name]) for d in self.rules.zones}
+
+    def layout_vars(self) -> None:
+        """Locals first, then one hidden slot per option choice, then game variables."""
+        self.n_locals = len(self.rules.slots)
+        self.var_base = {}
+        n = self.n_locals + 64
+        for decl in self.rules.vars:
+            self.var_base[decl.name] = n
+            n += self.players if decl.per_player else 1
+        self.n_vars = n
+        self.extra_slots = self.n_locals
+
+    def new_slot(self) -> int:
+        slot = self.extra_slots
+        self.extra_slots += 1
+        return slot
+
+    def make_cards(self) -> None:
+        """Expand card kinds into types and card ids; build attribute tables."""
+        self.type_names, self.type_attrs, card_type, start = [], [], [], []
+        scratch = _Scratch(self)
+        for kind in self.rules.cards:
+            for binding in self.bindings(kind.loops):
+                for var, _, slot in kind.loops:
+                    scratch.vars[slot] = binding[var]
+                n = self.expr(kind.count)(scratch, None)
+                attrs = dict(binding)
+                for name, e in kind.attrs:
+                    attrs[name] = self.expr(e)(scratch, None)
+                attrs["kind"] = kind.name
+                attrs["name"] = _format(kind.template, binding)
+                if n <= 0:
+                    continue
+                t = len(self.type_names)
+                self.type_names.append(attrs["name"])
+                self.type_attrs.append(attrs)
+                z = self.zone_base[kind.start.name]
+                card_type.extend([t] * n)
+                start.extend([z] * n)
+        self.card_type, self.card_start = card_type, start
+        self.type_index = {name: t for t, name in enumerate(self.type_names)}
+        names = {a for attrs in self.type_attrs for a in attrs}
+        self.attr_tables = {a: [self.type_attrs[t].get(a) for t in card_type] for a in names}
+        self.type_tables = {a: [attrs.get(a) for attrs in self.type_attrs] for a in names}
+
+    def bindings(self, loops: list) -> list:
+        out = [{}]
+        for var, values, _ in loops:
+            out = [dict(b, **{var: v}) for b in out for v in self.const(values)]
+        return out
+
+    def const(self, e):
+        """Evaluate an expression that needs no game state (parameters, literals)."""
+        return self.expr(e)(_Scratch(self), None)
+
+    # ---- expressions ----
+    def expr(self, e):
+        """Compile an expression to a closure f(state, card)."""
+        return getattr(self, "x_" + type(e).__name__)(e)
+
+    def x_Lit(self, e):
+        v = e.value
+        return lambda st, c: v
+
+    def x_Param(self, e):
+        v = self.param_values[e.name]
+        return lambda st, c: v
+
+    def x_Local(self, e):
+        slot = e.slot
+        return lambda st, c: st.vars[slot]
+
+    def x_Var(self, e):
+        base = self.var_base[e.decl.name]
+        if not e.decl.per_player:
+            return lambda st, c: st.vars[base]
+        if e.owner is None:
+            return lambda st, c: st.vars[base + st.me]
+        owner = self.expr(e.owner)
+        return lambda st, c: st.vars[base + owner(st, c)]
+
+    def x_Builtin(self, e):
+        n = self.players
+        return {
+            "current": lambda st, c: st.current,
+            "me": lambda st, c: st.me,
+            "players": lambda st, c: n,
+            "seats": lambda st, c: list(range(n)),
+            "turn": lambda st, c: st.turn,
+        }[e.name]
+
+    def x_CardAttr(self, e):
+        table = self.attr_tables[e.attr]
+        return lambda st, c: table[c]
+
+    def x_GetAttr(self, e):
+        table = self.attr_tables[e.attr]
+        obj = self.expr(e.obj)
+        if e.obj.type in ("cards", "zone"):
+            get = table.__getitem__
+            return lambda st, c: list(map(get, obj(st, c)))
+        if e.obj.type == "card":
+            return lambda st, c: None if (x := obj(st, c)) is None else table[x]
+
+        def dynamic(st, c):
+            x = obj(st, c)
+            if isinstance(x, list):
+                return [table[i] for i in x]
+            return None if x is None else table[x]
+        return dynamic
+
+    def x_ZoneRef(self, e):
+        zi = self.zone_index(e)
+        if isinstance(zi, int):
+            return lambda st, c: st.zones[zi]
+        return lambda st, c: st.zones[zi(st, c)]
+
+    def zone_index(self, e: ir.ZoneRef):
+        """The zone instance's index: an int when constant, else a closure."""
+        decl = e.decl
+        base, width, fam = self.zone_base[decl.name], self.zone_width[decl.name], self.family[decl.name]
+        if e.index is None:
+            idx = 0
+        else:
+            key = self.try_const(e.index)
+            if key is not _NO:
+                idx = self.family_pos(fam, key, e)
+            else:
+                keyf, pos, name = self.expr(e.index), e.pos, decl.name
+
+                def idx(st, c):
+                    try:
+                        return fam[keyf(st, c)]
+                    except (KeyError, TypeError):
+                        raise RuleRuntimeError(pos, f"{keyf(st, c)!r} is not an index of zone family '{name}'")
+        if not decl.per_player:
+            return base + idx if isinstance(idx, int) else (lambda st, c: base + idx(st, c))
+        owner = self.expr(e.owner) if e.owner is not None else None
+        if isinstance(idx, int):
+            off = base + idx
+            if owner is None:
+                return lambda st, c: off + st.me * width
+            return lambda st, c: off + owner(st, c) * width
+        if owner is None:
+            return lambda st, c: base + st.me * width + idx(st, c)
+        return lambda st, c: base + owner(st, c) * width + idx(st, c)
+
+    def family_pos(self, fam: dict, key, e):
+        if key not in fam:
+            raise RuleRuntimeError(e.pos, f"{key!r} is not an index of zone family '{e.decl.name}'")
+        return fam[key]
+
+    def try_const(self, e):
+        """The value of e when it depends on no state, else _NO."""
+        if isinstance(e, (ir.Lit, ir.Param)):
+            return self.const(e)
+        return _NO
+
+    def x_Func(self, e):
+        return getattr(self, "f_" + e.name)(e, *e.args)
+
+    def f_count(self, e, a):
+        if isinstance(a, ir.Gen):
+            gen = self.gen(a)
+            return lambda st, c: len(gen(st, c)) if a.cond is not None else len(gen(st, c))
+        if isinstance(a, ir.ZoneRef):
+            zi = self.zone_index(a)
+            if isinstance(zi, int):
+                return lambda st, c: len(st.zones[zi])
+            return lambda st, c: len(st.zones[zi(st, c)])
+        f = self.expr(a)
+        return lambda st, c: len(f(st, c))
+
+    f_size = f_count
+
+    def f_sum(self, e, a):
+        if isinstance(a, ir.GetAttr) and a.obj.type in ("cards", "zone"):
+            get = self.attr_tables[a.attr].__getitem__
+            obj = self.expr(a.obj)
+            return lambda st, c: sum(map(get, obj(st, c)))
+        f = self.gen(a) if isinstance(a, ir.Gen) else self.expr(a)
+        return lambda st, c: sum(f(st, c))
+
+    def f_min(self, e, *args):
+        return self.extreme(min, args)
+
+    def f_max(self, e, *args):
+        return self.extreme(max, args)
+
+    def extreme(self, fn, args):
+        if len(args) > 1:
+            fs = [self.expr(a) for a in args]
+            return lambda st, c: fn(f(st, c) for f in fs)
+        a = args[0]
+        f = self.gen(a) if isinstance(a, ir.Gen) else self.expr(a)
+        return lambda st, c: fn(f(st, c), default=0)
+
+    def f_any(self, e, a):
+        if isinstance(a, ir.Gen) and a.cond is None:
+            expr, slot, it = self.expr(a.expr), a.slot, self.expr(a.iterable)
+
+            def any_(st, c):
+                vars_ = st.vars
+                for v in it(st, c):
+                    vars_[slot] = v
+                    if expr(st, c):
+                        return True
+                return False
+            return any_
+        f = self.gen(a) if isinstance(a, ir.Gen) else self.expr(a)
+        return lambda st, c: any(f(st, c))
+
+    def f_all(self, e, a):
+        f = self.gen(a) if isinstance(a, ir.Gen) else self.expr(a)
+        return lambda st, c: all(f(st, c))
+
+    def f_first(self, e, a):
+        f = self.expr(a)
+        return lambda st, c: (x[0] if (x := f(st, c)) else None)
+
+    def f_last(self, e, a):
+        f = self.expr(a)
+        return lambda st, c: (x[-1] if (x := f(st, c)) else None)
+
+    def f_reversed(self, e, a):
+        f = self.expr(a)
+        return lambda st, c: list(reversed(f(st, c)))
+
+    def f_next(self, e, a):
+        f, n = self.expr(a), self.players
+        return lambda st, c: (f(st, c) + 1) % n
+
+    def f_prev(self, e, a):
+        f, n = self.expr(a), self.players
+        return lambda st, c: (f(st, c) - 1) % n
+
+    def f_abs(self, e, a):
+        f = self.expr(a)
+        return lambda st, c: abs(f(st, c))
+
+    def f_at(self, e, a, i):
+        f, g, pos = self.expr(a), self.expr(i), e.pos
+
+        def at(st, c):
+            seq, k = f(st, c), g(st, c)
+            if not 0 <= k < len(seq):
+                raise RuleRuntimeError(pos, f"index {k} is outside the list (it has {len(seq)} items)")
+            return seq[k]
+        return at
+
+    def gen(self, g: ir.Gen):
+        """A generator `expr for x in list [if cond]` as a closure returning a list."""
+        expr, slot, it = self.expr(g.expr), g.slot, self.expr(g.iterable)
+        cond = self.expr(g.cond) if g.cond is not None else None
+
+        def run(st, c):
+            out, vars_ = [], st.vars
+            for v in list(it(st, c)):
+                vars_[slot] = v
+                if cond is None or cond(st, c):
+                    out.append(expr(st, c))
+            return out
+        return run
+
+    def x_Gen(self, e):
+        return self.gen(e)
+
+    def x_UserCall(self, e):
+        fn = e.fn
+        args = [self.expr(a) for a in e.args]
+        slots = fn.params
+        body = self.function_body(fn)
+        if not args:
+            return lambda st, c: body[0](st, c)
+
+        def call(st, c):
+            vals = [a(st, c) for a in args]
+            vars_ = st.vars
+            saved = [vars_[s] for s in slots]
+            for s, v in zip(slots, vals):
+                vars_[s] = v
+            try:
+                return body[0](st, c)
+            finally:
+                for s, v in zip(slots, saved):
+                    vars_[s] = v
+        return call
+
+    def function_body(self, fn: ir.FunctionDecl) -> list:
+        """A one-item list holding the compiled body (filled late, so functions may call each other)."""
+        if fn.name not in self.functions:
+            cell = [None]
+            self.functions[fn.name] = cell
+            cell[0] = self.expr(fn.body)
+        return self.functions[fn.name]
+
+    def x_Bin(self, e):
+        l, r, pos = self.expr(e.left), self.expr(e.right), e.pos
+        rc = self.try_const(e.right)
+        if e.op == "+":
+            return (lambda st, c: l(st, c) + rc) if rc is not _NO else (lambda st, c: l(st, c) + r(st, c))
+        if e.op == "-":
+            return (lambda st, c: l(st, c) - rc) if rc is not _NO else (lambda st, c: l(st, c) - r(st, c))
+        if e.op == "*":
+            return lambda st, c: l(st, c) * r(st, c)
+
+        def div(st, c):
+            b = r(st, c)
+            if b == 0:
+                raise RuleRuntimeError(pos, f"division by zero in turn {st.turn}")
+            return l(st, c) // b if e.op == "/" else l(st, c) % b
+        return div
+
+    def x_Cmp(self, e):
+        op, l, r = CMP[e.op], self.expr(e.left), self.expr(e.right)
+        rc = self.try_const(e.right)
+        if rc is not _NO:
+            return lambda st, c: op(l(st, c), rc)
+        return lambda st, c: op(l(st, c), r(st, c))
+
+    def x_InOp(self, e):
+        l, r = self.expr(e.left), self.expr(e.right)
+        if e.negate:
+            return lambda st, c: l(st, c) not in r(st, c)
+        return lambda st, c: l(st, c) in r(st, c)
+
+    def x_Logic(self, e):
+        l, r = self.expr(e.left), self.expr(e.right)
+        if e.op == "and":
+            return lambda st, c: bool(l(st, c)) and bool(r(st, c))
+        return lambda st, c: bool(l(st, c)) or bool(r(st, c))
+
+    def x_NotOp(self, e):
+        f = self.expr(e.operand)
+        return lambda st, c: not f(st, c)
+
+    def x_NegOp(self, e):
+        f = self.expr(e.operand)
+        return lambda st, c: -f(st, c)
+
+    def x_Cond(self, e):
+        cond, a, b = self.expr(e.cond), self.expr(e.then), self.expr(e.orelse)
+        return lambda st, c: a(st, c) if cond(st, c) else b(st, c)
+
+    def x_Filter(self, e):
+        cards, cond = self.expr(e.cards), self.expr(e.cond)
+        return lambda st, c: [x for x in cards(st, c) if cond(st, x)]
+
+    def x_TopN(self, e):
+        cards = self.expr(e.cards)
+        count = self.expr(e.count) if e.count is not None else (lambda st, c: 1)
+        if e.bottom:
+            return lambda st, c: cards(st, c)[:max(0, count(st, c))]
+        return lambda st, c: (lambda xs, n: xs[len(xs) - n:] if n > 0 else [])(cards(st, c), count(st, c))
+
+    def x_ListLit(self, e):
+        items = [self.expr(i) for i in e.items]
+        return lambda st, c: [f(st, c) for f in items]
+
+
+class _Scratch:
+    """A stand-in state for evaluating setup-time expressions (parameters, card counts)."""
+
+    def __init__(self, program: Program):
+        self.vars = [None] * (len(program.rules.slots) + 64)
+        self.zones, self.me, self.current, self.turn = [], 0, 0, 0
+
+
+_NO = object()
+
+
+def _row(value, players: int):
+    """A parameter's value at a player count (by_players tables were expanded by the checker)."""
+    if isinstance(value, dict) and all(isinstance(k, int) for k in value):
+        return value[players]
+    return value
+
+
+def _format(template: str, binding: dict) -> str:
+    return re.sub(r"\{([^}]*)\}", lambda m: str(binding.get(m.group(1), m.group(0))), template)

@@ -1,0 +1,151 @@
+"""Decision points: which moves are legal, how a move binds, and its canonical text.
+
+A move is a small tuple (the payload); interchangeable cards (same type) give one move.
+  cards:   ((type, n), ...) sorted by type
+  value:   (value,)
+  options: (option index, cards payload or None)
+"""
+from __future__ import annotations
+
+from .errors import Pos
+
+
+def multisets(groups: list, lo: int, hi: int) -> list:
+    """Every choice of counts from [(type, available), ...] whose total lies in [lo, hi]."""
+    out: list = []
+    acc: list = []
+    last = len(groups)
+
+    def rec(i: int, total: int) -> None:
+        if i == last:
+            if total >= lo:
+                out.append(tuple(acc))
+            return
+        t, avail = groups[i]
+        rec(i + 1, total)
+        for k in range(1, min(avail, hi - total) + 1):
+            acc.append((t, k))
+            rec(i + 1, total + k)
+            acc.pop()
+
+    rec(0, 0)
+    return out
+
+
+class CardSpec:
+    """Which cards a decision may pick: candidates, a per-card condition, bounds, a shared attribute."""
+
+    def __init__(self, cards, where, lo, hi, same_table, type_of, type_names):
+        self.cards, self.where, self.lo, self.hi = cards, where, lo, hi
+        self.same, self.type_of, self.type_names = same_table, type_of, type_names
+
+    def candidates(self, st) -> list:
+        cands = self.cards(st, None)
+        where = self.where
+        return [c for c in cands if where(st, c)] if where is not None else list(cands)
+
+    def payloads(self, st) -> list:
+        """Every legal multiset of card types, deduplicated by type."""
+        cands = self.candidates(st)
+        type_of = self.type_of
+        counts: dict = {}
+        for c in cands:
+            t = type_of[c]
+            counts[t] = counts.get(t, 0) + 1
+        lo = self.lo(st, None)
+        hi = len(cands) if self.hi is None else min(self.hi(st, None), len(cands))
+        if lo > hi:
+            return []
+        types = sorted(counts)
+        if self.same is None:
+            return multisets([(t, counts[t]) for t in types], lo, hi)
+        groups: dict = {}
+        for t in types:
+            groups.setdefault(self.same[t], []).append((t, counts[t]))
+        out = [()] if lo == 0 else []
+        for group in groups.values():
+            out.extend(m for m in multisets(group, max(lo, 1), hi))
+        return out
+
+    def bind(self, st, payload) -> list:
+        """The concrete cards for a payload: the topmost candidates of each type."""
+        cands = self.candidates(st)
+        type_of = self.type_of
+        chosen = []
+        for t, n in payload:
+            picked = [c for c in cands if type_of[c] == t][-n:]
+            chosen.extend(picked)
+        return chosen
+
+    def text(self, payload) -> str:
+        if not payload:
+            return "nothing"
+        names = self.type_names
+        return " + ".join(f"{n}*{names[t]}" for t, n in payload)
+
+
+class Decision:
+    """One `choose` of the rules, compiled."""
+
+    def __init__(self, index: int, name: str, slot: int, pos: Pos):
+        self.index, self.name, self.slot, self.pos = index, name, slot, pos
+        self.kind = "cards"
+        self.cards: CardSpec | None = None
+        self.values = None
+        self.where = None
+        self.options: list = []         # [(name, slot, CardSpec or None)]
+        self.by = None
+
+    def moves(self, st) -> list:
+        """Every legal move at this decision, in a fixed order."""
+        if self.kind == "cards":
+            return self.cards.payloads(st)
+        if self.kind == "value":
+            vals = self.values(st, None)
+            if self.where is None:
+                return [(v,) for v in vals]
+            out, slot, vars_ = [], self.slot, st.vars
+            keep = vars_[slot]
+            for v in vals:
+                vars_[slot] = v
+                if self.where(st, None):
+                    out.append((v,))
+            vars_[slot] = keep
+            return out
+        out = []
+        for i, (_, _, spec) in enumerate(self.options):
+            if spec is None:
+                out.append((i, None))
+            else:
+                out.extend((i, p) for p in spec.payloads(st))
+        return out
+
+    def bind(self, st, move) -> None:
+        """Store the chosen move in the decision's local slot(s)."""
+        if self.kind == "cards":
+            st.vars[self.slot] = self.cards.bind(st, move)
+        elif self.kind == "value":
+            st.vars[self.slot] = move[0]
+        else:
+            i, payload = move
+            name, slot, spec = self.options[i]
+            st.vars[self.slot] = name
+            if spec is not None:
+                st.vars[slot] = spec.bind(st, payload)
+            st.vars[self.option_slot] = i
+
+    def text(self, move) -> str:
+        """The canonical text of a move: what players type and records store."""
+        if self.kind == "cards":
+            return f"{self.name}: {self.cards.text(move)}"
+        if self.kind == "value":
+            return f"{self.name}: {move[0]}"
+        i, payload = move
+        name, _, spec = self.options[i]
+        return name if spec is None else f"{name}: {spec.text(payload)}"
+
+
+def normalise(text: str) -> str:
+    """Move text compared loosely: no spaces, × or x-between-number-and-name as *."""
+    t = "".join(text.split()).replace("×", "*").lower()
+    return t

@@ -1,0 +1,125 @@
+"""The run-time: the game state as plain data, card moves, shuffles and the run loop.
+
+The position in the rules is `pc` plus a return `stack`, both in the state; compiled ops
+are closures `op(state) -> next pc` (a negative pc pauses at a decision or the end).
+"""
+from __future__ import annotations
+
+from . import rng
+from .errors import RecordError, RuleRuntimeError
+
+MAX_OPS_PER_RUN = 2_000_000   # guard: a ruleset that loops without asking anyone
+
+# event kinds (tuples: kind first)
+MOVE, SHUFFLE, TURN, DECIDE, END = "move", "shuffle", "turn", "decide", "end"
+
+
+class State:
+    """Everything that changes during a game; clone() copies only the mutable containers."""
+
+    __slots__ = ("zones", "vars", "loc", "pc", "stack", "current", "me", "decider", "pending", "turn",
+                 "moves", "ending", "extra", "over", "rng", "log", "chance", "script")
+
+    def clone(self) -> "State":
+        s = State.__new__(State)
+        s.zones = [z[:] for z in self.zones]
+        s.vars = self.vars[:]
+        s.loc = self.loc[:]
+        s.stack = self.stack[:]
+        s.pc, s.current, s.me, s.decider = self.pc, self.current, self.me, self.decider
+        s.pending, s.turn, s.moves = self.pending, self.turn, self.moves
+        s.ending, s.extra, s.over, s.rng = self.ending, self.extra, self.over, self.rng
+        s.log = None if self.log is None else self.log[:]
+        s.chance = None if self.chance is None else self.chance[:]
+        s.script = None if self.script is None else self.script[:]
+        return s
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, State) and all(
+            getattr(self, k) == getattr(other, k) for k in self.__slots__ if k not in ("log", "chance", "script"))
+
+
+def run(st: State, code: list) -> None:
+    """Run ops from st.pc until a decision or the end of the game."""
+    pc = st.pc
+    n = 0
+    while pc >= 0:
+        pc = code[pc](st)
+        n += 1
+        if n > MAX_OPS_PER_RUN:
+            raise RuleRuntimeError(None, f"the rules ran {MAX_OPS_PER_RUN} steps in turn {st.turn} without "
+                                   "asking anyone for a decision: a loop never ends")
+
+
+def log_move(st: State, src: int, dst: int, cards, vis: list) -> None:
+    """Record that cards went src -> dst, seen by the seats of either zone's visibility."""
+    st.log.append((MOVE, src, dst, tuple(cards), vis[src] | vis[dst]))
+
+
+def take_top(st: State, z: int, n: int, trigger, bottom: bool = False) -> list:
+    """Remove up to n cards from the top (or bottom) of zone z, running its on-empty trigger when dry."""
+    zone = st.zones[z]
+    out = []
+    while len(out) < n:
+        if not zone:
+            if trigger is None:
+                break
+            trigger(st)
+            if not zone:
+                break
+        out.append(zone.pop(0) if bottom else zone.pop())
+    return out
+
+
+def place(st: State, cards: list, dst: int) -> None:
+    """Put cards on top of zone dst and note where they are."""
+    st.zones[dst].extend(cards)
+    loc = st.loc
+    for c in cards:
+        loc[c] = dst
+
+
+def remove(st: State, cards) -> list:
+    """Take the given cards out of whatever zones hold them; returns [(zone, [cards])] in order."""
+    zones, loc = st.zones, st.loc
+    groups: dict = {}
+    for c in cards:
+        z = loc[c]
+        zones[z].remove(c)
+        groups.setdefault(z, []).append(c)
+    return list(groups.items())
+
+
+def shuffle_zone(st: State, z: int, card_type: list, zone_name: str) -> None:
+    """Shuffle zone z with the state's generator, or as the replayed record says."""
+    zone = st.zones[z]
+    if len(zone) < 2:
+        return
+    if st.script is not None:
+        _scripted_order(st, z, card_type, zone_name)
+    else:
+        st.rng = rng.shuffle(zone, st.rng)
+    if st.chance is not None:
+        st.chance.append((z, [card_type[c] for c in zone]))
+    if st.log is not None:
+        st.log.append((SHUFFLE, z))
+
+
+def _scripted_order(st: State, z: int, card_type: list, zone_name: str) -> None:
+    """Reorder zone z to the next recorded outcome (types bottom to top)."""
+    if not st.script:
+        raise RecordError(f"the record has no shuffle outcome left for {zone_name}")
+    want_zone, types = st.script.pop(0)
+    if want_zone != z:
+        raise RecordError(f"the record's next shuffle is of another zone, not {zone_name}")
+    pool: dict = {}
+    for c in sorted(st.zones[z]):
+        pool.setdefault(card_type[c], []).append(c)
+    order = []
+    for t in types:
+        if not pool.get(t):
+            raise RecordError(f"the recorded shuffle of {zone_name} does not hold the cards that are there")
+        order.append(pool[t].pop(0))
+    if len(order) != len(st.zones[z]):
+        raise RecordError(f"the recorded shuffle of {zone_name} has {len(order)} cards, not {len(st.zones[z])}")
+    st.zones[z][:] = order

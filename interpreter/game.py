@@ -1,0 +1,57 @@
+"""The front door: load a ruleset file through every stage, get a Game."""
+from __future__ import annotations
+
+import hashlib
+
+from . import checker, loader, schema
+from .compiler import Program
+from .errors import RulesetError, UsageError
+
+
+class Game:
+    """A checked ruleset; `program(n)` compiles it (once) for n players."""
+
+    def __init__(self, rules, path: str, sha256: str, overrides: dict):
+        self.rules, self.path, self.sha256, self.overrides = rules, path, sha256, overrides
+        self._programs: dict = {}
+
+    @property
+    def name(self) -> str:
+        return self.rules.name
+
+    def check_players(self, players: int) -> None:
+        lo, hi = self.rules.min_players, self.rules.max_players
+        if not lo <= players <= hi:
+            raise UsageError(f"{self.name} is for {lo} to {hi} players, not {players}")
+
+    def program(self, players: int) -> Program:
+        """The ruleset compiled for this many players."""
+        self.check_players(players)
+        if players not in self._programs:
+            self._programs[players] = Program(self.rules, players)
+        return self._programs[players]
+
+
+def load_game(path: str, overrides: dict | None = None) -> Game:
+    """Load, schema-check, parse and check a ruleset; raise RulesetError with every problem."""
+    doc = loader.load(path)
+    problems = schema.validate(doc)
+    if problems:
+        raise RulesetError(problems)
+    rules = checker.check(doc, overrides)
+    digest = hashlib.sha256()
+    for source in doc.sources:
+        with open(source, "rb") as fh:
+            digest.update(fh.read())
+    return Game(rules, path, digest.hexdigest(), dict(overrides or {}))
+
+
+def validate_file(path: str, overrides: dict | None = None) -> list:
+    """Every diagnostic for a ruleset file (empty when it is valid), compiling every player count."""
+    try:
+        game = load_game(path, overrides)
+        for n in range(game.rules.min_players, game.rules.max_players + 1):
+            game.program(n)
+    except RulesetError as exc:
+        return exc.diagnostics
+    return []

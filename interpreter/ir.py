@@ -1,0 +1,325 @@
+"""The resolved program: what the checker hands to the compiler.
+
+Every name is resolved to what it denotes (a zone, a parameter, a local slot, a card
+attribute); every node has a source position and, for expressions, a type:
+int, bool, str, value (int or str), list, card, cards, zone, player or any.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import Pos
+
+
+@dataclass(eq=False)
+class Expr:
+    pos: Pos
+    type: str
+
+
+# ---- declarations ----
+@dataclass(eq=False)
+class ZoneDecl:
+    name: str
+    index: int                 # declaration order
+    per_player: bool
+    per: Any                   # Expr giving the family's index list, or None
+    visible: str               # everyone | owner | nobody
+    on_empty: list             # statements (no decisions)
+    pos: Pos
+
+
+@dataclass(eq=False)
+class VarDecl:
+    name: str
+    index: int
+    per_player: bool
+    initial: Any               # Expr
+    pos: Pos
+
+
+@dataclass(eq=False)
+class CardKind:
+    name: str
+    loops: list                # [(var, Expr list, slot)]
+    template: str
+    count: Any                 # Expr, evaluated with loop vars bound
+    attrs: list                # [(name, Expr)]
+    start: ZoneDecl
+    pos: Pos
+
+
+@dataclass(eq=False)
+class FunctionDecl:
+    name: str
+    params: list               # slot numbers
+    body: Any                  # Expr (filled after all signatures are known)
+    pos: Pos
+
+
+# ---- expressions ----
+@dataclass(eq=False)
+class Lit(Expr):
+    value: Any
+
+
+@dataclass(eq=False)
+class Param(Expr):
+    name: str
+
+
+@dataclass(eq=False)
+class Local(Expr):
+    slot: int
+    name: str
+
+
+@dataclass(eq=False)
+class Var(Expr):
+    decl: VarDecl
+    owner: Any                 # Expr or None (per-player vars default to `me`)
+
+
+@dataclass(eq=False)
+class Builtin(Expr):
+    name: str                  # current | me | players | seats | turn | decider
+
+
+@dataclass(eq=False)
+class CardAttr(Expr):
+    attr: str                  # attribute of the card tested by the innermost `where`
+
+
+@dataclass(eq=False)
+class GetAttr(Expr):
+    obj: Expr
+    attr: str
+
+
+@dataclass(eq=False)
+class ZoneRef(Expr):
+    decl: ZoneDecl
+    index: Any                 # Expr or None
+    owner: Any                 # Expr or None
+
+
+@dataclass(eq=False)
+class Func(Expr):
+    name: str
+    args: tuple
+
+
+@dataclass(eq=False)
+class Gen(Expr):
+    expr: Expr
+    slot: int
+    iterable: Expr
+    cond: Any
+
+
+@dataclass(eq=False)
+class UserCall(Expr):
+    fn: FunctionDecl
+    args: tuple
+
+
+@dataclass(eq=False)
+class Bin(Expr):
+    op: str
+    left: Expr
+    right: Expr
+
+
+@dataclass(eq=False)
+class Cmp(Expr):
+    op: str
+    left: Expr
+    right: Expr
+
+
+@dataclass(eq=False)
+class InOp(Expr):
+    left: Expr
+    right: Expr
+    negate: bool
+
+
+@dataclass(eq=False)
+class Logic(Expr):
+    op: str
+    left: Expr
+    right: Expr
+
+
+@dataclass(eq=False)
+class NotOp(Expr):
+    operand: Expr
+
+
+@dataclass(eq=False)
+class NegOp(Expr):
+    operand: Expr
+
+
+@dataclass(eq=False)
+class Cond(Expr):
+    cond: Expr
+    then: Expr
+    orelse: Expr
+
+
+@dataclass(eq=False)
+class Filter(Expr):
+    cards: Expr
+    cond: Expr
+
+
+@dataclass(eq=False)
+class TopN(Expr):
+    count: Any                 # Expr or None (one card)
+    cards: Expr
+    bottom: bool
+
+
+@dataclass(eq=False)
+class ListLit(Expr):
+    items: tuple
+
+
+# ---- statements ----
+@dataclass(eq=False)
+class Stmt:
+    pos: Pos
+
+
+@dataclass(eq=False)
+class MoveS(Stmt):
+    cards: Expr
+    dest: ZoneRef
+
+
+@dataclass(eq=False)
+class ShuffleS(Stmt):
+    zone: ZoneRef
+
+
+@dataclass(eq=False)
+class DealS(Stmt):
+    count: Expr
+    source: ZoneRef
+    dest: ZoneDecl
+    starting: Any
+
+
+@dataclass(eq=False)
+class LetS(Stmt):
+    slot: int
+    value: Expr
+
+
+@dataclass(eq=False)
+class SetS(Stmt):
+    decl: VarDecl
+    owner: Any
+    value: Expr
+
+
+@dataclass(eq=False)
+class ExtraS(Stmt):
+    pass
+
+
+@dataclass(eq=False)
+class CallS(Stmt):
+    name: str
+
+
+@dataclass(eq=False)
+class EndS(Stmt):
+    pass
+
+
+@dataclass(eq=False)
+class IfS(Stmt):
+    cond: Expr
+    then: list
+    orelse: list
+
+
+@dataclass(eq=False)
+class ForS(Stmt):
+    slot: int
+    iterable: Expr
+    body: list
+
+
+@dataclass(eq=False)
+class WhileS(Stmt):
+    cond: Expr
+    body: list
+
+
+@dataclass(eq=False)
+class StepS(Stmt):
+    name: str
+    body: list
+
+
+@dataclass(eq=False)
+class CardChoice:
+    """The card part of a decision: which cards may be chosen, how many."""
+
+    cards: Expr
+    where: Any
+    lo: Any                    # Expr
+    hi: Any                    # Expr or None (no upper bound)
+    same: Any                  # attribute name or None
+
+
+@dataclass(eq=False)
+class Option:
+    name: str
+    slot: Any                  # local slot the option's cards are bound to, or None
+    cards: Any                 # CardChoice or None
+    body: list
+
+
+@dataclass(eq=False)
+class ChooseS(Stmt):
+    name: str
+    slot: int
+    by: Any                    # Expr or None (the current player)
+    cards: Any = None          # CardChoice: choose cards
+    values: Any = None         # Expr: choose one value of a list
+    where: Any = None          # condition on each value (`it`)
+    options: list = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class Ruleset:
+    """A checked ruleset, independent of the player count."""
+
+    name: str
+    file: str
+    min_players: int
+    max_players: int
+    params: dict               # name -> (value or {count: value}, Pos)
+    cards: list
+    zones: list
+    zone_by_name: dict
+    vars: list
+    functions: dict
+    procedures: dict
+    setup: list
+    first: Any
+    next: Any
+    steps: list
+    end_when: Expr
+    finish: set
+    score: Expr
+    tiebreak: list             # [(sign, Expr)]: +1 most, -1 fewest
+    bot_eval: Any
+    slots: list                # local slot names
+    sources: list
+    overrides: dict

@@ -1,0 +1,113 @@
+"""What a caller does with a compiled Program: start a game, list moves, apply them, score."""
+from __future__ import annotations
+
+from . import engine as E
+from . import rng
+from .decisions import normalise
+from .errors import IllegalMove
+
+
+class Runtime:
+    """State-level API of Program (see compiler.py)."""
+
+    def new_state(self, seed: int = 0, log: bool = False, record: bool = False, script=None) -> E.State:
+        """A new game: cards in their start zones, setup run up to the first decision."""
+        st = E.State()
+        st.zones = [[] for _ in self.zone_names]
+        st.loc = list(self.card_start)
+        for c, z in enumerate(self.card_start):
+            st.zones[z].append(c)
+        st.vars = [None] * self.n_vars
+        st.pc, st.stack, st.current, st.me, st.decider = 0, [], 0, 0, 0
+        st.pending, st.turn, st.moves = None, 0, 0
+        st.ending = st.extra = st.over = False
+        st.rng = rng.seed_state(seed)
+        st.log = [] if log else None
+        st.chance = [] if record else None
+        st.script = None if script is None else list(script)
+        for decl in self.rules.vars:
+            init, base = self.expr(decl.initial), self.var_base[decl.name]
+            for k in range(self.players if decl.per_player else 1):
+                st.me = k
+                st.vars[base + k] = init(st, None)
+        st.me = 0
+        E.run(st, self.code)
+        return st
+
+    def legal_moves(self, st: E.State) -> list:
+        """Every legal move of the deciding player, deduplicated by card type."""
+        if st.over or st.pending is None:
+            return []
+        return st.pending.moves(st)
+
+    def apply(self, st: E.State, move) -> None:
+        """Apply a move known to be legal (bots, replays of own moves): no check."""
+        dec = st.pending
+        if st.log is not None:
+            st.log.append((E.DECIDE, st.decider, dec.index, move))
+        dec.bind(st, move)
+        st.pending = None
+        st.moves += 1
+        E.run(st, self.code)
+
+    def play(self, st: E.State, move) -> None:
+        """Apply a move after checking it; an illegal move changes nothing."""
+        if st.over:
+            raise IllegalMove("the game is over")
+        legal = self.legal_moves(st)
+        if move not in legal:
+            raise IllegalMove(f"'{self.move_text(st, move)}' is not legal now; legal moves: "
+                              + "; ".join(self.move_text(st, m) for m in legal[:8])
+                              + (" …" if len(legal) > 8 else ""))
+        self.apply(st, move)
+
+    def move_text(self, st: E.State, move) -> str:
+        return st.pending.text(move) if st.pending is not None else str(move)
+
+    def parse_move(self, st: E.State, text: str):
+        """The legal move whose canonical text matches (spaces and × are forgiven)."""
+        want = normalise(text)
+        legal = self.legal_moves(st)
+        for m in legal:
+            if normalise(st.pending.text(m)) == want:
+                return m
+        if st.over:
+            raise IllegalMove("the game is over")
+        shown = "; ".join(st.pending.text(m) for m in legal[:6]) + (" …" if len(legal) > 6 else "")
+        raise IllegalMove(f"'{text}' is not a legal move for seat {st.decider} now; legal: {shown}")
+
+    # ---- scoring ----
+    def score(self, st: E.State, seat: int) -> int:
+        """The ruleset's score for one seat, as the game stands."""
+        keep = st.me
+        st.me = seat
+        try:
+            return self.score_fn(st, None)
+        finally:
+            st.me = keep
+
+    def evaluate(self, st: E.State, seat: int):
+        """The ruleset's bot evaluation for a seat (its score when none is given)."""
+        if self.eval_fn is None:
+            return self.score(st, seat)
+        keep = st.me
+        st.me = seat
+        try:
+            return self.eval_fn(st, None)
+        finally:
+            st.me = keep
+
+    def ranking_key(self, st: E.State, seat: int) -> tuple:
+        keep = st.me
+        st.me = seat
+        try:
+            return (self.score_fn(st, None),) + tuple(sign * f(st, None) for sign, f in self.tiebreak_fns)
+        finally:
+            st.me = keep
+
+    def result(self, st: E.State) -> dict:
+        """Scores and winners: best score, then the tie-break chain; still tied, all win."""
+        keys = [self.ranking_key(st, p) for p in range(self.players)]
+        best = max(keys)
+        return {"scores": [k[0] for k in keys], "winners": [p for p, k in enumerate(keys) if k == best],
+                "turns": st.turn, "moves": st.moves}

@@ -1,0 +1,421 @@
+"""Compile statements: decision-free ones to closures run(state), the rest to pc ops.
+
+A mixin of compiler.Program; `build()` lays out the whole flow:
+  first player -> setup -> [turn start -> steps (each followed by the end check) -> turn end] loop.
+"""
+from __future__ import annotations
+
+from . import engine as E
+from . import ir
+from .decisions import CardSpec, Decision
+from .errors import RuleRuntimeError
+
+MAX_TURNS = 100_000
+MAX_LOOPS = 100_000
+
+
+class Statements:
+    """Statement compilation for Program (see compiler.py)."""
+
+    def build(self) -> None:
+        rules = self.rules
+        self.proc_cells = {name: [None] for name in rules.procedures}
+        self.proc_fns = {name: [None] for name in rules.procedures}
+        self.trigger_cells = {d.name: [None] for d in rules.zones}
+        for d in rules.zones:
+            self.trigger_cells[d.name][0] = self.block_fn(d.on_empty) if d.on_empty else None
+        for name, body in rules.procedures.items():
+            if not self.has_decision(body):
+                self.proc_fns[name][0] = self.block_fn(body)
+        self.emit_start()
+        self.emit_block(rules.setup)
+        self.turn_start = len(self.code)
+        self.emit_turn_start()
+        for stmt in rules.steps:
+            self.emit_step(stmt)
+        self.emit_turn_end()
+        for name, body in rules.procedures.items():
+            if self.has_decision(body):
+                self.proc_cells[name][0] = len(self.code)
+                self.emit_block(body)
+                self.code.append(lambda st: st.stack.pop())
+        self.end_fn = self.expr(rules.end_when)
+        self.score_fn = self.expr(rules.score)
+        self.tiebreak_fns = [(sign, self.expr(e)) for sign, e in rules.tiebreak]
+        self.eval_fn = self.expr(rules.bot_eval) if rules.bot_eval is not None else None
+
+    # ---- which statements need the pc ----
+    def has_decision(self, stmts) -> bool:
+        for s in stmts:
+            if isinstance(s, ir.ChooseS):
+                return True
+            if isinstance(s, ir.CallS) and self.has_decision(self.rules.procedures.get(s.name, [])):
+                return True
+            for attr in ("then", "orelse", "body"):
+                if self.has_decision(getattr(s, attr, None) or []):
+                    return True
+        return False
+
+    # ---- the flow ----
+    def emit(self, op) -> int:
+        self.code.append(op)
+        return len(self.code) - 1
+
+    def emit_start(self) -> None:
+        first = self.expr(self.rules.first)
+        n = self.players
+
+        def start(st):
+            st.current = st.me = first(st, None) % n
+            return 1
+        self.emit(start)
+
+    def emit_turn_start(self) -> None:
+        nxt = self.turn_start + 1
+
+        def turn_start(st):
+            st.turn += 1
+            if st.turn > MAX_TURNS:
+                raise RuleRuntimeError(None, f"the game passed {MAX_TURNS} turns without ending: "
+                                       "check the end condition")
+            st.me = st.current
+            st.extra = False
+            if st.log is not None:
+                st.log.append((E.TURN, st.current, st.turn))
+            return nxt
+        self.emit(turn_start)
+
+    def emit_step(self, stmt) -> None:
+        """A top-level step: skipped once the game is ending unless named in end.finish."""
+        name = stmt.name if isinstance(stmt, ir.StepS) else None
+        body = stmt.body if isinstance(stmt, ir.StepS) else [stmt]
+        finishing = name in self.rules.finish
+        guard = self.emit(None)
+        self.emit_block(body)
+        end, here = self.end_check_fn(), len(self.code)
+
+        def end_check(st):
+            if not st.ending and end(st, None):
+                st.ending = True
+            return here + 1
+        self.emit(end_check)
+        skip = here
+        if finishing:
+            self.code[guard] = lambda st: guard + 1
+        else:
+            self.code[guard] = lambda st: skip if st.ending else guard + 1
+
+    def end_check_fn(self):
+        return self.expr(self.rules.end_when)
+
+    def emit_turn_end(self) -> None:
+        n, start = self.players, self.turn_start
+        nxt = self.expr(self.rules.next) if self.rules.next is not None else None
+
+        def turn_end(st):
+            if st.ending:
+                st.over = True
+                st.pending = None
+                if st.log is not None:
+                    st.log.append((E.END,))
+                return -1
+            if not st.extra:
+                st.current = nxt(st, None) % n if nxt is not None else (st.current + 1) % n
+            return start
+        self.emit(turn_end)
+
+    # ---- blocks ----
+    def emit_block(self, stmts) -> None:
+        """Emit ops for a block, merging runs of decision-free statements into one op."""
+        run: list = []
+        for s in stmts:
+            if self.has_decision([s]):
+                self.flush(run)
+                run = []
+                getattr(self, "emit_" + type(s).__name__)(s)
+            else:
+                run.append(self.simple(s))
+        self.flush(run)
+
+    def flush(self, fns: list) -> None:
+        if not fns:
+            return
+        nxt = len(self.code) + 1
+        if len(fns) == 1:
+            f = fns[0]
+
+            def op(st):
+                f(st)
+                return nxt
+        else:
+            fns = tuple(fns)
+
+            def op(st):
+                for f in fns:
+                    f(st)
+                return nxt
+        self.emit(op)
+
+    def emit_IfS(self, s) -> None:
+        cond = self.expr(s.cond)
+        test = self.emit(None)
+        self.emit_block(s.then)
+        jump = self.emit(None)
+        else_pc = len(self.code)
+        self.emit_block(s.orelse)
+        end = len(self.code)
+        self.code[test] = lambda st: test + 1 if cond(st, None) else else_pc
+        self.code[jump] = lambda st: end
+
+    def emit_ForS(self, s) -> None:
+        it, slot = self.expr(s.iterable), s.slot
+        lst, idx = self.new_slot(), self.new_slot()
+        init = len(self.code)
+
+        def start(st):
+            st.vars[lst] = list(it(st, None))
+            st.vars[idx] = 0
+            return init + 1
+        self.emit(start)
+        head = self.emit(None)
+        self.emit_block(s.body)
+        self.emit(lambda st: head)
+        end = len(self.code)
+
+        def loop(st):
+            vars_ = st.vars
+            i, items = vars_[idx], vars_[lst]
+            if i >= len(items):
+                return end
+            vars_[slot] = items[i]
+            vars_[idx] = i + 1
+            return head + 1
+        self.code[head] = loop
+
+    def emit_WhileS(self, s) -> None:
+        cond = self.expr(s.cond)
+        head = self.emit(None)
+        self.emit_block(s.body)
+        self.emit(lambda st: head)
+        end = len(self.code)
+        self.code[head] = lambda st: head + 1 if cond(st, None) else end
+
+    def emit_StepS(self, s) -> None:
+        self.emit_block(s.body)
+
+    def emit_CallS(self, s) -> None:
+        cell, here = self.proc_cells[s.name], len(self.code)
+
+        def call(st):
+            st.stack.append(here + 1)
+            return cell[0]
+        self.emit(call)
+
+    def emit_ChooseS(self, s) -> None:
+        dec = self.decision(s)
+        by = self.expr(s.by) if s.by is not None else None
+        here = len(self.code)
+
+        def ask(st):
+            st.pending = dec
+            st.decider = by(st, None) if by is not None else st.current
+            st.pc = here + 1
+            return -1
+        self.emit(ask)
+        if dec.kind != "options":
+            return
+        dispatch = self.emit(None)
+        starts, jumps = [], []
+        for opt in s.options:
+            starts.append(len(self.code))
+            self.emit_block(opt.body)
+            jumps.append(self.emit(None))
+        end = len(self.code)
+        for j in jumps:
+            self.code[j] = lambda st: end
+        targets, slot = tuple(starts), dec.option_slot
+        self.code[dispatch] = lambda st: targets[st.vars[slot]]
+
+    def decision(self, s) -> Decision:
+        dec = Decision(len(self.decisions), s.name, s.slot, s.pos)
+        if s.cards is not None:
+            dec.cards = self.card_spec(s.cards)
+        elif s.values is not None:
+            dec.kind = "value"
+            dec.values = self.expr(s.values)
+            dec.where = self.expr(s.where) if s.where is not None else None
+        else:
+            dec.kind = "options"
+            dec.options = [(o.name, o.slot, self.card_spec(o.cards) if o.cards else None) for o in s.options]
+            dec.option_slot = self.new_slot()
+        self.decisions.append(dec)
+        return dec
+
+    def card_spec(self, cc) -> CardSpec:
+        same = self.type_tables[cc.same] if cc.same else None
+        return CardSpec(self.expr(cc.cards), self.expr(cc.where) if cc.where is not None else None,
+                        self.expr(cc.lo), self.expr(cc.hi) if cc.hi is not None else None,
+                        same, self.card_type, self.type_names)
+
+    # ---- decision-free statements ----
+    def block_fn(self, stmts):
+        fns = tuple(self.simple(s) for s in stmts)
+        if len(fns) == 1:
+            return fns[0]
+
+        def run(st):
+            for f in fns:
+                f(st)
+        return run
+
+    def simple(self, s):
+        """A closure run(state) for a statement without decisions."""
+        return getattr(self, "s_" + type(s).__name__)(s)
+
+    def s_LetS(self, s):
+        slot, f = s.slot, self.expr(s.value)
+
+        def let(st):
+            st.vars[slot] = f(st, None)
+        return let
+
+    def s_SetS(self, s):
+        base, f = self.var_base[s.decl.name], self.expr(s.value)
+        if not s.decl.per_player:
+            def set_(st):
+                st.vars[base] = f(st, None)
+            return set_
+        owner = self.expr(s.owner) if s.owner is not None else (lambda st, c: st.me)
+
+        def set_each(st):
+            st.vars[base + owner(st, None)] = f(st, None)
+        return set_each
+
+    def s_ExtraS(self, s):
+        def extra(st):
+            st.extra = True
+        return extra
+
+    def s_EndS(self, s):
+        def end(st):
+            st.ending = True
+        return end
+
+    def s_CallS(self, s):
+        cell = self.proc_fns[s.name]
+        return lambda st: cell[0](st)
+
+    def s_IfS(self, s):
+        cond, then, orelse = self.expr(s.cond), self.block_fn(s.then), self.block_fn(s.orelse)
+
+        def if_(st):
+            if cond(st, None):
+                then(st)
+            else:
+                orelse(st)
+        return if_
+
+    def s_ForS(self, s):
+        it, slot, body = self.expr(s.iterable), s.slot, self.block_fn(s.body)
+
+        def for_(st):
+            vars_ = st.vars
+            for v in list(it(st, None)):
+                vars_[slot] = v
+                body(st)
+        return for_
+
+    def s_WhileS(self, s):
+        cond, body, pos = self.expr(s.cond), self.block_fn(s.body), s.pos
+
+        def while_(st):
+            n = 0
+            while cond(st, None):
+                body(st)
+                n += 1
+                if n > MAX_LOOPS:
+                    raise RuleRuntimeError(pos, f"this loop ran {MAX_LOOPS} times in turn {st.turn}: it never ends")
+        return while_
+
+    def s_StepS(self, s):
+        return self.block_fn(s.body)
+
+    def s_ShuffleS(self, s):
+        zi, types, names = self.zone_index(s.zone), self.card_type, self.zone_names
+        if isinstance(zi, int):
+            return lambda st: E.shuffle_zone(st, zi, types, names[zi])
+
+        def shuffle(st):
+            z = zi(st, None)
+            E.shuffle_zone(st, z, types, names[z])
+        return shuffle
+
+    def s_DealS(self, s):
+        count, src, trig = self.expr(s.count), self.zone_index(s.source), self.trigger_cells[s.source.decl.name]
+        start = self.expr(s.starting) if s.starting is not None else None
+        base, width, n, vis = self.zone_base[s.dest.name], self.zone_width[s.dest.name], self.players, self.zone_vis
+        src_of = _fixed(src)
+
+        def deal(st):
+            k, z = count(st, None), src_of(st)
+            first = start(st, None) if start is not None else st.current
+            for _ in range(k):
+                for i in range(n):
+                    got = E.take_top(st, z, 1, trig[0])
+                    if not got:
+                        return
+                    d = base + ((first + i) % n) * width
+                    E.place(st, got, d)
+                    if st.log is not None:
+                        E.log_move(st, z, d, got, vis)
+        return deal
+
+    def s_MoveS(self, s):
+        dst_of, src, vis = _fixed(self.zone_index(s.dest)), s.cards, self.zone_vis
+        if isinstance(src, ir.ZoneRef):
+            src_of = _fixed(self.zone_index(src))
+
+            def move_all(st):
+                z, d = src_of(st), dst_of(st)
+                cards = st.zones[z]
+                if not cards or z == d:
+                    return
+                moved = cards[:]
+                cards.clear()
+                E.place(st, moved, d)
+                if st.log is not None:
+                    E.log_move(st, z, d, moved, vis)
+            return move_all
+        if isinstance(src, ir.TopN) and isinstance(src.cards, ir.ZoneRef):
+            src_of = _fixed(self.zone_index(src.cards))
+            count = self.expr(src.count) if src.count is not None else (lambda st, c: 1)
+            trig, bottom = self.trigger_cells[src.cards.decl.name], src.bottom
+
+            def move_top(st):
+                z, d = src_of(st), dst_of(st)
+                moved = E.take_top(st, z, count(st, None), trig[0], bottom)
+                if moved:
+                    E.place(st, moved, d)
+                    if st.log is not None:
+                        E.log_move(st, z, d, moved, vis)
+            return move_top
+        cards_of = self.expr(src)
+
+        def move_cards(st):
+            cards = list(cards_of(st, None))
+            if not cards:
+                return
+            d = dst_of(st)
+            groups = E.remove(st, cards)
+            E.place(st, cards, d)
+            if st.log is not None:
+                for z, group in groups:
+                    E.log_move(st, z, d, group, vis)
+        return move_cards
+
+
+def _fixed(zi):
+    """A zone index (int or closure) as a one-argument closure."""
+    if isinstance(zi, int):
+        return lambda st: zi
+    return lambda st: zi(st, None)
