@@ -6,6 +6,7 @@ become ops `op(state) -> next pc`, so the position in the rules stays in the sta
 """
 from __future__ import annotations
 
+import dataclasses
 import operator
 import re
 
@@ -29,6 +30,7 @@ class Program(Statements, Runtime):
         self.code: list = []
         self.decisions: list = []
         self.functions: dict = {}
+        self.inline_depth = 0
         self.layout_zones()
         self.layout_vars()
         self.make_cards()
@@ -210,6 +212,8 @@ class Program(Statements, Runtime):
         """The value of e when it depends on no state, else _NO."""
         if isinstance(e, (ir.Lit, ir.Param)):
             return self.const(e)
+        if isinstance(e, ir.Builtin) and e.name in ("players", "seats"):
+            return self.const(e)
         return _NO
 
     def x_Func(self, e):
@@ -217,8 +221,15 @@ class Program(Statements, Runtime):
 
     def f_count(self, e, a):
         if isinstance(a, ir.Gen):
+            parts = self.unroll(a)
+            if parts is not None:
+                conds = tuple(cf for cf, _ in parts)
+                if all(cf is None for cf in conds):
+                    n = len(conds)
+                    return lambda st, c: n
+                return lambda st, c: sum(1 for cf in conds if cf is None or cf(st, c))
             gen = self.gen(a)
-            return lambda st, c: len(gen(st, c)) if a.cond is not None else len(gen(st, c))
+            return lambda st, c: len(gen(st, c))
         if isinstance(a, ir.ZoneRef):
             zi = self.zone_index(a)
             if isinstance(zi, int):
@@ -234,8 +245,7 @@ class Program(Statements, Runtime):
             get = self.attr_tables[a.attr].__getitem__
             obj = self.expr(a.obj)
             return lambda st, c: sum(map(get, obj(st, c)))
-        f = self.gen(a) if isinstance(a, ir.Gen) else self.expr(a)
-        return lambda st, c: sum(f(st, c))
+        return self.reduce(sum, a)
 
     def f_min(self, e, *args):
         return self.extreme(min, args)
@@ -247,28 +257,52 @@ class Program(Statements, Runtime):
         if len(args) > 1:
             fs = [self.expr(a) for a in args]
             return lambda st, c: fn(f(st, c) for f in fs)
-        a = args[0]
-        f = self.gen(a) if isinstance(a, ir.Gen) else self.expr(a)
-        return lambda st, c: fn(f(st, c), default=0)
+        return self.reduce(lambda xs: fn(xs, default=0), args[0])
 
     def f_any(self, e, a):
-        if isinstance(a, ir.Gen) and a.cond is None:
-            expr, slot, it = self.expr(a.expr), a.slot, self.expr(a.iterable)
-
-            def any_(st, c):
-                vars_ = st.vars
-                for v in it(st, c):
-                    vars_[slot] = v
-                    if expr(st, c):
-                        return True
-                return False
-            return any_
-        f = self.gen(a) if isinstance(a, ir.Gen) else self.expr(a)
-        return lambda st, c: any(f(st, c))
+        return self.reduce(any, a)
 
     def f_all(self, e, a):
-        f = self.gen(a) if isinstance(a, ir.Gen) else self.expr(a)
-        return lambda st, c: all(f(st, c))
+        return self.reduce(all, a)
+
+    def reduce(self, fn, a):
+        """fn over a list expression or a generator (unrolled when its list is constant)."""
+        if isinstance(a, ir.Gen):
+            parts = self.unroll(a)
+            if parts is not None:
+                parts = tuple(parts)
+                if all(cf is None for cf, _ in parts):
+                    fs = tuple(f for _, f in parts)
+                    if fn is any:
+                        return lambda st, c: any(f(st, c) for f in fs)
+                    if fn is all:
+                        return lambda st, c: all(f(st, c) for f in fs)
+                    return lambda st, c: fn([f(st, c) for f in fs])
+                return lambda st, c: fn([f(st, c) for cf, f in parts if cf is None or cf(st, c)])
+            f = self.gen(a)
+        else:
+            f = self.expr(a)
+        return lambda st, c: fn(f(st, c))
+
+    def unroll(self, g: ir.Gen):
+        """[(cond or None, expr)] per value of a constant list, the loop variable folded in; else None."""
+        values = self.try_const(g.iterable)
+        if values is _NO or not isinstance(values, list) or len(values) > 64:
+            return None
+        parts = []
+        for v in values:
+            lit = ir.Lit(g.pos, "any", v)
+            cond = None
+            if g.cond is not None:
+                folded = subst(g.cond, {g.slot: lit})
+                k = self.try_const(folded)
+                if k is not _NO:
+                    if not k:
+                        continue
+                else:
+                    cond = self.expr(folded)
+            parts.append((cond, self.expr(subst(g.expr, {g.slot: lit}))))
+        return parts
 
     def f_first(self, e, a):
         f = self.expr(a)
@@ -323,6 +357,12 @@ class Program(Statements, Runtime):
 
     def x_UserCall(self, e):
         fn = e.fn
+        if all(isinstance(a, _PURE) for a in e.args) and self.inline_depth < 8:
+            self.inline_depth += 1
+            try:
+                return self.expr(subst(fn.body, dict(zip(fn.params, e.args))))
+            finally:
+                self.inline_depth -= 1
         args = [self.expr(a) for a in e.args]
         slots = fn.params
         body = self.function_body(fn)
@@ -370,6 +410,12 @@ class Program(Statements, Runtime):
     def x_Cmp(self, e):
         op, l, r = CMP[e.op], self.expr(e.left), self.expr(e.right)
         rc = self.try_const(e.right)
+        left = e.left
+        if (rc is not _NO and isinstance(left, ir.Func) and left.name in ("count", "size")
+                and isinstance(left.args[0], ir.ZoneRef)):
+            zi = self.zone_index(left.args[0])
+            if isinstance(zi, int):
+                return lambda st, c: op(len(st.zones[zi]), rc)
         if rc is not _NO:
             return lambda st, c: op(l(st, c), rc)
         return lambda st, c: op(l(st, c), r(st, c))
@@ -399,8 +445,32 @@ class Program(Statements, Runtime):
         return lambda st, c: a(st, c) if cond(st, c) else b(st, c)
 
     def x_Filter(self, e):
-        cards, cond = self.expr(e.cards), self.expr(e.cond)
-        return lambda st, c: [x for x in cards(st, c) if cond(st, x)]
+        cards = self.expr(e.cards)
+        keyed, rest = [], []
+        for part in _conjuncts(e.cond):
+            if (isinstance(part, ir.Cmp) and part.op == "==" and isinstance(part.left, ir.CardAttr)
+                    and not _uses_card(part.right)):
+                keyed.append((self.attr_tables[part.left.attr], self.expr(part.right)))
+            else:
+                rest.append(part)
+        cond = self.expr(_conjoin(rest, e.cond)) if rest else None
+        if len(keyed) == 1 and cond is None:
+            (table, value), = keyed
+
+            def filter_one(st, c):
+                v = value(st, c)
+                return [x for x in cards(st, c) if table[x] == v]
+            return filter_one
+        if not keyed:
+            return lambda st, c: [x for x in cards(st, c) if cond(st, x)]
+        keyed = tuple(keyed)
+
+        def filter_(st, c):
+            # card-independent sides are evaluated once, not once per card
+            tests = [(table, value(st, c)) for table, value in keyed]
+            out = [x for x in cards(st, c) if all(table[x] == v for table, v in tests)]
+            return out if cond is None else [x for x in out if cond(st, x)]
+        return filter_
 
     def x_TopN(self, e):
         cards = self.expr(e.cards)
@@ -423,6 +493,60 @@ class _Scratch:
 
 
 _NO = object()
+_PURE = (ir.Lit, ir.Param, ir.Local, ir.Builtin)
+
+
+def _conjuncts(e) -> list:
+    """The parts of a chain of `and`s."""
+    if isinstance(e, ir.Logic) and e.op == "and":
+        return _conjuncts(e.left) + _conjuncts(e.right)
+    return [e]
+
+
+def _conjoin(parts: list, like):
+    out = parts[0]
+    for p in parts[1:]:
+        out = ir.Logic(like.pos, "bool", "and", out, p)
+    return out
+
+
+def _uses_card(e) -> bool:
+    """Whether e reads the card under test (a bare attribute outside any inner where)."""
+    if isinstance(e, ir.CardAttr):
+        return True
+    if isinstance(e, ir.Filter):
+        return _uses_card(e.cards)
+    if not isinstance(e, ir.Expr):
+        return False
+    for f in dataclasses.fields(e):
+        v = getattr(e, f.name)
+        if isinstance(v, ir.Expr) and _uses_card(v):
+            return True
+        if isinstance(v, tuple) and any(isinstance(x, ir.Expr) and _uses_card(x) for x in v):
+            return True
+    return False
+
+
+def subst(e, mapping: dict):
+    """A copy of expression e with locals (by slot) replaced by expressions."""
+    if isinstance(e, ir.Local):
+        return mapping.get(e.slot, e)
+    if not isinstance(e, ir.Expr):
+        return e
+    if isinstance(e, ir.Gen) and e.slot in mapping:
+        mapping = {k: v for k, v in mapping.items() if k != e.slot}
+    changes = {}
+    for f in dataclasses.fields(e):
+        v = getattr(e, f.name)
+        if isinstance(v, ir.Expr):
+            nv = subst(v, mapping)
+        elif isinstance(v, tuple) and any(isinstance(x, ir.Expr) for x in v):
+            nv = tuple(subst(x, mapping) for x in v)
+        else:
+            continue
+        if nv is not v:
+            changes[f.name] = nv
+    return dataclasses.replace(e, **changes) if changes else e
 
 
 def _row(value, players: int):

@@ -38,6 +38,7 @@ class CardSpec:
     def __init__(self, cards, where, lo, hi, same_table, type_of, type_names):
         self.cards, self.where, self.lo, self.hi = cards, where, lo, hi
         self.same, self.type_of, self.type_names = same_table, type_of, type_names
+        self.cache: dict = {}   # (type counts, lo, hi) -> moves; the moves depend on nothing else
 
     def candidates(self, st) -> list:
         cands = self.cards(st, None)
@@ -45,7 +46,7 @@ class CardSpec:
         return [c for c in cands if where(st, c)] if where is not None else list(cands)
 
     def payloads(self, st) -> list:
-        """Every legal multiset of card types, deduplicated by type."""
+        """Every legal multiset of card types, deduplicated by type (cached by type counts)."""
         cands = self.candidates(st)
         type_of = self.type_of
         counts: dict = {}
@@ -54,17 +55,23 @@ class CardSpec:
             counts[t] = counts.get(t, 0) + 1
         lo = self.lo(st, None)
         hi = len(cands) if self.hi is None else min(self.hi(st, None), len(cands))
+        key = (tuple(sorted(counts.items())), lo, hi)
+        found = self.cache.get(key)
+        if found is None:
+            found = self.cache[key] = self.enumerate(key[0], lo, hi)
+        return found
+
+    def enumerate(self, counts: tuple, lo: int, hi: int) -> list:
         if lo > hi:
             return []
-        types = sorted(counts)
         if self.same is None:
-            return multisets([(t, counts[t]) for t in types], lo, hi)
+            return multisets(list(counts), lo, hi)
         groups: dict = {}
-        for t in types:
-            groups.setdefault(self.same[t], []).append((t, counts[t]))
+        for t, n in counts:
+            groups.setdefault(self.same[t], []).append((t, n))
         out = [()] if lo == 0 else []
         for group in groups.values():
-            out.extend(m for m in multisets(group, max(lo, 1), hi))
+            out.extend(multisets(group, max(lo, 1), hi))
         return out
 
     def bind(self, st, payload) -> list:
