@@ -47,18 +47,19 @@ class CardSpec:
 
     def payloads(self, st) -> list:
         """Every legal multiset of card types, deduplicated by type (cached by type counts)."""
-        cands = self.candidates(st)
-        type_of = self.type_of
-        counts: dict = {}
-        for c in cands:
-            t = type_of[c]
-            counts[t] = counts.get(t, 0) + 1
+        cands = self.cards(st, None)
+        if self.where is not None:
+            where = self.where
+            cands = [c for c in cands if where(st, c)]
         lo = self.lo(st, None)
         hi = len(cands) if self.hi is None else min(self.hi(st, None), len(cands))
-        key = (tuple(sorted(counts.items())), lo, hi)
+        key = (tuple(sorted(map(self.type_of.__getitem__, cands))), lo, hi)
         found = self.cache.get(key)
         if found is None:
-            found = self.cache[key] = self.enumerate(key[0], lo, hi)
+            counts: dict = {}
+            for t in key[0]:
+                counts[t] = counts.get(t, 0) + 1
+            found = self.cache[key] = self.enumerate(tuple(counts.items()), lo, hi)
         return found
 
     def enumerate(self, counts: tuple, lo: int, hi: int) -> list:

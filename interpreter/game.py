@@ -4,7 +4,10 @@ from __future__ import annotations
 import hashlib
 
 from . import checker, loader, schema
+from .codegen import GeneratedProgram
 from .compiler import Program
+
+BACKENDS = {"generated": GeneratedProgram, "closures": Program}
 from .errors import RulesetError, UsageError
 
 
@@ -24,12 +27,13 @@ class Game:
         if not lo <= players <= hi:
             raise UsageError(f"{self.name} is for {lo} to {hi} players, not {players}")
 
-    def program(self, players: int) -> Program:
-        """The ruleset compiled for this many players."""
+    def program(self, players: int, backend: str = "generated") -> Program:
+        """The ruleset compiled for this many players (generated code; closures as a reference)."""
         self.check_players(players)
-        if players not in self._programs:
-            self._programs[players] = Program(self.rules, players)
-        return self._programs[players]
+        key = (players, backend)
+        if key not in self._programs:
+            self._programs[key] = BACKENDS[backend](self.rules, players)
+        return self._programs[key]
 
 
 def load_game(path: str, overrides: dict | None = None) -> Game:

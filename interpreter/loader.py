@@ -22,6 +22,62 @@ class Scalar:
     pos: Pos
     style: str | None   # None plain, '"' or "'" quoted, '|' literal, '>' folded
     indent: int = 0     # block scalars: the column (0-based) their lines start at
+    src: str = ""       # the scalar's text as written in the file, quotes and line breaks included
+    value: str = ""     # the string it stands for
+    _offsets: list | None = field(default=None, repr=False, compare=False)
+
+    def source_offset(self, k: int) -> int | None:
+        """Where character k of the value was written, as an offset into src (None if unknown)."""
+        if self._offsets is None:
+            self._offsets = _align(self.value, self.src, self.style == '"')
+        offsets = self._offsets
+        if not offsets:
+            return None
+        if k < len(offsets):
+            return offsets[k]
+        return offsets[-1] + 1 + (k - len(offsets))   # just past the end of the text
+
+    def source_pos(self, k: int) -> Pos | None:
+        """The file position of character k of the value."""
+        off = self.source_offset(k)
+        if off is None:
+            return None
+        before = self.src[:off]
+        newlines = before.count("\n")
+        if not newlines:
+            return Pos(self.pos.file, self.pos.line, self.pos.col + off)
+        return Pos(self.pos.file, self.pos.line + newlines, off - before.rfind("\n"))
+
+
+def _align(value: str, src: str, escapes: bool = False) -> list:
+    """For each character of a scalar's value, its offset in the source text (empty if they differ).
+
+    The value is a subsequence of the source except where YAML folds line breaks and indentation
+    into one space or newline, drops quotes, or reads an escape; a space or newline of the value
+    therefore matches any whitespace of the source, and an escape (double quotes) stands for the
+    one character it makes.
+    """
+    out, s, n = [], 0, len(src)
+    for ch in value:
+        while s < n:
+            if escapes and src[s] == "\\":
+                if s + 1 < n and src[s + 1] in "\r\n":
+                    s += 2                          # an escaped line break makes nothing
+                    continue
+                out.append(s)
+                s += _ESCAPE_LEN.get(src[s + 1:s + 2], 2)
+                break
+            if src[s] == ch or (ch in " \n" and src[s] in " \t\r\n"):
+                out.append(s)
+                s += 1
+                break
+            s += 1
+        else:
+            return []
+    return out
+
+
+_ESCAPE_LEN = {"x": 4, "u": 6, "U": 10}
 
 
 @dataclass
@@ -53,6 +109,12 @@ class Document:
         sc = self.values.get(tuple(path))
         if sc is None:
             return self.pos(path)
+        if sc.src and sc.value:
+            lines = sc.value.split("\n")
+            k = sum(len(text) + 1 for text in lines[:line]) + col
+            exact = sc.source_pos(k)
+            if exact is not None:
+                return exact
         base = sc.pos
         if sc.style in ("|", ">"):
             return Pos(base.file, base.line + 1 + line, sc.indent + 1 + col)
@@ -97,10 +159,15 @@ class _Builder:
         indent = 0
         if isinstance(node, yaml.ScalarNode) and node.style in ("|", ">"):
             indent = self._block_indent(node)
-        self.doc.values[path] = Scalar(self.pos(node), getattr(node, "style", None), indent)
+        scalar = Scalar(self.pos(node), getattr(node, "style", None), indent)
+        self.doc.values[path] = scalar
         if isinstance(node, yaml.SequenceNode):
             return [self.build(item, path + (i,), depth + 1) for i, item in enumerate(node.value)]
-        return _Loader.construct_scalar_value(node)
+        value = _Loader.construct_scalar_value(node)
+        if isinstance(value, str) and node.start_mark.buffer is not None:
+            scalar.src = node.start_mark.buffer[node.start_mark.index:node.end_mark.index]
+            scalar.value = value
+        return value
 
     def _block_indent(self, node) -> int:
         """Column at which a block scalar's text lines begin."""

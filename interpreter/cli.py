@@ -1,0 +1,440 @@
+"""The command-line program: `python cli.py …` and the installed `cardrules` are the same.
+
+Exit codes: 0 success, 1 invalid ruleset or failed check, 2 usage error or unreadable file,
+3 internal error (a bug in cardrules; `--debug` shows the traceback).
+
+Seeds: `simulate` game g plays with `rng.derive(S, g)` and seat k's bot with
+`rng.derive(S, 1_000_003 * (g + 1) + k)`; `record` and `play` deal with S itself and seed
+seat k's bot with `rng.derive(S, k)`. The same seed always gives the same games.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+import traceback
+
+import yaml
+
+from . import rng
+from .bots import BOTS, make_bot
+from .errors import CardrulesError, RulesetError, UsageError
+
+PROG = "cardrules"
+
+
+# ---- argument types ----
+def set_option(text: str) -> tuple:
+    """NAME=VALUE with VALUE read as YAML (6 is an int, [0,1] a list)."""
+    name, eq, value = text.partition("=")
+    name = name.strip()
+    if not eq or not name:
+        raise argparse.ArgumentTypeError(f"'{text}' is not NAME=VALUE")
+    try:
+        return name, yaml.safe_load(value)
+    except yaml.YAMLError as exc:
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise argparse.ArgumentTypeError(f"'{text}': the value is not valid YAML ({problem})") from None
+
+
+def seat_option(text: str) -> tuple:
+    """K=BOT: seat K (from 0) is played by the named bot."""
+    seat, eq, name = text.partition("=")
+    if not eq or not seat.strip().isdigit() or not name.strip():
+        raise argparse.ArgumentTypeError(f"'{text}' is not SEAT=BOT (e.g. 1=greedy)")
+    return int(seat), name.strip()
+
+
+def positive_int(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {n}")
+    return n
+
+
+def positive_float(text: str) -> float:
+    try:
+        x = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
+    if not x > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0, not {text}")
+    return x
+
+
+def known_bots() -> str:
+    return ", ".join(sorted(BOTS))
+
+
+def check_bot(name: str) -> str:
+    if name not in BOTS:
+        raise UsageError(f"unknown bot '{name}'; known bots: {known_bots()}")
+    return name
+
+
+def bot_list(spec: str, players: int) -> list:
+    """--bots NAME[,NAME…]: one name for every seat, or exactly one per seat in seat order."""
+    names = [n.strip() for n in spec.split(",")]
+    for name in names:
+        check_bot(name)
+    if len(names) == 1:
+        return names * players
+    if len(names) != players:
+        raise UsageError(f"--bots names {len(names)} bots for {players} players: give one name for every "
+                         f"seat or exactly one per seat (known bots: {known_bots()})")
+    return names
+
+
+# ---- helpers ----
+def overrides_of(args) -> dict:
+    return dict(args.set or [])
+
+
+def load(args):
+    from .game import load_game
+    return load_game(args.ruleset, overrides_of(args))
+
+
+def out(text: str = "") -> None:
+    print(text, file=sys.stdout)
+
+
+def err(text: str) -> None:
+    print(text, file=sys.stderr)
+
+
+def print_json(doc) -> None:
+    sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+
+
+def print_diagnostics(diagnostics: list) -> None:
+    """Every diagnostic as file:line:col: message, the hint on its own indented line."""
+    for d in diagnostics:
+        label = "" if d.severity == "error" else f"{d.severity}: "
+        err(f"{d.pos}: {label}{d.message}")
+        if d.hint:
+            err(f"    hint: {d.hint}")
+
+
+def console(stderr: bool = False):
+    from rich.console import Console
+    return Console(file=sys.stderr if stderr else sys.stdout, highlight=False)
+
+
+def players_text(lo: int, hi: int) -> str:
+    return f"{lo} player{'s' if lo != 1 else ''}" if lo == hi else f"{lo}–{hi} players"
+
+
+# ---- commands ----
+def cmd_validate(args) -> int:
+    """Check a ruleset through every stage and every player count."""
+    from .errors import Diagnostic, Pos
+    from .game import load_game
+
+    errors, warnings, game, status = [], [], None, 0
+    try:
+        game = load_game(args.ruleset, overrides_of(args))
+        for n in range(game.rules.min_players, game.rules.max_players + 1):
+            game.program(n)
+    except RulesetError as exc:
+        for d in exc.diagnostics:
+            (warnings if d.severity == "warning" else errors).append(d)
+    except CardrulesError as exc:
+        if not args.json:
+            raise
+        pos = getattr(exc, "pos", None) or Pos(args.ruleset, 1, 1)
+        code = "unreadable" if isinstance(exc, UsageError) else "runtime"
+        errors.append(Diagnostic(pos, str(exc), code))
+        status = exc.exit_code
+    if errors and not status:
+        status = 1
+    if args.json:
+        print_json({"status": "error" if errors else "ok",
+                    "errors": [d.to_json() for d in errors],
+                    "warnings": [d.to_json() for d in warnings]})
+        return status
+    print_diagnostics(errors + warnings)
+    if errors:
+        err(f"{args.ruleset}: {len(errors)} error{'s' if len(errors) != 1 else ''}")
+        return status
+    rules = game.rules
+    out(f"{args.ruleset}: ok ({game.name}, {players_text(rules.min_players, rules.max_players)})")
+    return 0
+
+
+def cmd_schema(args) -> int:
+    """Print the ruleset JSON schema."""
+    from .schema import SCHEMA_PATH
+    try:
+        with open(SCHEMA_PATH, encoding="utf-8") as fh:
+            text = fh.read()
+    except OSError as exc:
+        raise UsageError(f"{SCHEMA_PATH}: cannot read the schema: {exc.strerror or exc}") from None
+    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    return 0
+
+
+def cmd_simulate(args) -> int:
+    """Bot games in bulk, reduced to statistics."""
+    from .simulate import simulate
+
+    game = load(args)
+    game.check_players(args.players)
+    names = bot_list(args.bots, args.players)
+    show_progress = not args.json and sys.stderr.isatty()
+    if show_progress:
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                                   TimeRemainingColumn)
+        with Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                      console=console(stderr=True), transient=True) as bar:
+            task = bar.add_task("games", total=args.games)
+            stats = simulate(game, args.players, args.games, args.seed, names,
+                             progress=lambda done: bar.update(task, completed=done))
+    else:
+        stats = simulate(game, args.players, args.games, args.seed, names)
+    if args.json:
+        print_json(stats)
+        return 0
+    from rich.table import Table
+    table = Table(title=f"{game.name}: {args.games} games, {args.players} players, seed {args.seed}")
+    table.add_column("seat", justify="right")
+    table.add_column("bot")
+    table.add_column("mean score", justify="right")
+    table.add_column("sd", justify="right")
+    table.add_column("win share", justify="right")
+    score = stats["score"]
+    for k in range(args.players):
+        table.add_row(str(k), names[k], f"{score['mean_by_seat'][k]:.2f}", f"{score['sd_by_seat'][k]:.2f}",
+                      f"{stats['wins_by_seat'][k]:.1%}")
+    console().print(table)
+    for key in ("turns", "moves"):
+        s = stats[key]
+        out(f"{key}: {s['mean']:.1f} ± {s['sd']:.1f} (min {s['min']} – max {s['max']})")
+    out(f"{stats['games']} games in {stats['seconds']:.2f} s: {stats['games_per_second']:.1f} games/s")
+    return 0
+
+
+def cmd_record(args) -> int:
+    """One bot game as a JSON record; seat k's bot is seeded with rng.derive(S, k)."""
+    from .records import make_record
+
+    game = load(args)
+    game.check_players(args.players)
+    names = bot_list(args.bots, args.players)
+    bots = [make_bot(name, rng.derive(args.seed, k)) for k, name in enumerate(names)]
+    record = make_record(game, args.players, args.seed, bots, names)
+    text = json.dumps(record, indent=1, ensure_ascii=False) + "\n"
+    if args.output in (None, "-"):
+        sys.stdout.write(text)
+        return 0
+    try:
+        with open(args.output, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    except OSError as exc:
+        raise UsageError(f"{args.output}: cannot write the record: {exc.strerror or exc}") from None
+    r = record["result"]
+    err(f"wrote {args.output}: {len(record['moves'])} moves, scores {r['scores']}, winners {r['winners']}")
+    return 0
+
+
+def read_record(path: str) -> dict:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            record = json.load(fh)
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot read the record: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"{path}: the record is not UTF-8 text") from None
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"{path}:{exc.lineno}:{exc.colno}: the record is not JSON: {exc.msg}") from None
+    from .records import FORMAT
+    if not isinstance(record, dict) or record.get("format") != FORMAT:
+        raise UsageError(f"{path}: not a cardrules record (expected \"format\": \"{FORMAT}\")")
+    return record
+
+
+def find_ruleset(name, record_path: str) -> str:
+    """The record's ruleset: as named (from the current directory), else next to the record."""
+    if not isinstance(name, str) or not name:
+        raise UsageError(f"{record_path}: the record names no ruleset; give one with --ruleset")
+    if os.path.isfile(name):
+        return name
+    beside = os.path.join(os.path.dirname(os.path.abspath(record_path)), name)
+    if not os.path.isabs(name) and os.path.isfile(beside):
+        return beside
+    raise UsageError(f"{record_path}: cannot find the record's ruleset '{name}' (looked in the current "
+                     "directory and next to the record); give it with --ruleset")
+
+
+def cmd_replay(args) -> int:
+    """Re-play a record and check that every move is legal and the result is the same."""
+    from .game import load_game
+    from .records import replay
+
+    record = read_record(args.record)
+    path = args.ruleset or find_ruleset(record.get("ruleset"), args.record)
+    overrides = record.get("overrides") or {}
+    if not isinstance(overrides, dict):
+        raise UsageError(f"{args.record}: the record's overrides are not a mapping")
+    game = load_game(path, overrides)
+    if record.get("sha256") and record["sha256"] != game.sha256:
+        err(f"warning: {path} is not the file the record was made with (sha256 differs); replaying anyway")
+    result = replay(game, record)
+    want = record.get("result") or {}
+    got = {"scores": result["scores"], "winners": result["winners"]}
+    if [want.get("scores"), want.get("winners")] != [got["scores"], got["winners"]]:
+        err(f"replay differs: the record says scores {want.get('scores')}, winners {want.get('winners')}; "
+            f"the replay gives scores {got['scores']}, winners {got['winners']}")
+        return 1
+    out(f"replay ok: {len(record.get('moves', []))} moves, {result['turns']} turns, "
+        f"scores {got['scores']}, winners {got['winners']}")
+    return 0
+
+
+def cmd_bench(args) -> int:
+    """Bot games on one core for about T seconds; the last line is 'N games/s'."""
+    from .records import play_game
+
+    game = load(args)
+    game.check_players(args.players)
+    names = bot_list(args.bots, args.players)
+    out(f"{game.name} ({args.ruleset}), {args.players} players, bots {','.join(names)}: "
+        f"playing for {args.seconds:g} s")
+    sys.stdout.flush()
+    game.program(args.players)
+    games, start = 0, time.perf_counter()
+    while True:
+        bots = [make_bot(name, rng.derive(games, k)) for k, name in enumerate(names)]
+        play_game(game, args.players, rng.derive(0, games), bots)
+        games += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= args.seconds:
+            break
+    out(f"{games / elapsed:.1f} games/s")
+    return 0
+
+
+def cmd_play(args) -> int:
+    """Play in the terminal; seats without --seat K=BOT are human."""
+    from .play import play
+
+    game = load(args)
+    game.check_players(args.players)
+    seat_bots = {}
+    for seat, name in args.seat or []:
+        if seat >= args.players:
+            raise UsageError(f"--seat {seat}={name}: seats are 0 to {args.players - 1}")
+        seat_bots[seat] = check_bot(name)
+    seed = args.seed
+    if seed is None:
+        import random
+        seed = random.SystemRandom().randrange(1 << 31)
+    play(game, args.players, seed, seat_bots)
+    return 0
+
+
+# ---- the parser ----
+def build_parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
+                        help="show the full traceback of an internal error")
+    ruleset = argparse.ArgumentParser(add_help=False)
+    ruleset.add_argument("ruleset", metavar="RULESET", help="the ruleset file (YAML)")
+    ruleset.add_argument("--set", metavar="NAME=VALUE", type=set_option, action="append",
+                         help="replace a parameter for this run (VALUE is YAML; NAME.PLAYERS=VALUE replaces "
+                              "one row of a player-count table); repeatable")
+    bots = argparse.ArgumentParser(add_help=False)
+    bots.add_argument("--bots", default="random", metavar="NAME[,NAME…]",
+                      help=f"one bot for every seat, or one per seat in seat order (default random; known: "
+                           f"{known_bots()})")
+    players = argparse.ArgumentParser(add_help=False)
+    players.add_argument("--players", "-n", type=positive_int, required=True, metavar="N",
+                         help="number of players")
+
+    parser = argparse.ArgumentParser(prog=PROG, parents=[common],
+                                     description="A rules interpreter for card games written as YAML rulesets.",
+                                     epilog="exit codes: 0 ok, 1 invalid ruleset or failed check, "
+                                            "2 usage error or unreadable file, 3 internal error")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    p = sub.add_parser("validate", parents=[common, ruleset], help="check a ruleset and report every problem")
+    p.add_argument("--json", action="store_true", help="print one JSON object: status, errors, warnings")
+    p.set_defaults(func=cmd_validate)
+
+    p = sub.add_parser("schema", parents=[common], help="print the ruleset JSON schema")
+    p.set_defaults(func=cmd_schema)
+
+    p = sub.add_parser("simulate", parents=[common, ruleset, players, bots],
+                       help="play many bot games and print statistics")
+    p.add_argument("--games", "-g", type=positive_int, default=100, metavar="G", help="games (default 100)")
+    p.add_argument("--seed", type=int, default=0, metavar="S",
+                   help="seed of the run (default 0); game g uses rng.derive(S, g)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("record", parents=[common, ruleset, players, bots],
+                       help="play one bot game and write its record (JSON)")
+    p.add_argument("--seed", type=int, default=0, metavar="S",
+                   help="deal seed (default 0); seat k's bot is seeded with rng.derive(S, k)")
+    p.add_argument("-o", "--output", metavar="FILE", help="write the record here (default stdout)")
+    p.set_defaults(func=cmd_record)
+
+    p = sub.add_parser("replay", parents=[common], help="replay a record and check its moves and result")
+    p.add_argument("record", metavar="RECORD", help="a record written by `cardrules record`")
+    p.add_argument("--ruleset", metavar="PATH",
+                   help="the ruleset to replay with (default: the one named in the record, found from the "
+                        "current directory or next to the record)")
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("bench", parents=[common, ruleset, players, bots],
+                       help="measure games per second on one core")
+    p.add_argument("--seconds", "-t", type=positive_float, default=5.0, metavar="T",
+                   help="play for about T seconds (default 5)")
+    p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("play", parents=[common, ruleset, players], help="play in the terminal against bots")
+    p.add_argument("--seed", type=int, default=None, metavar="S", help="deal seed (default: a random one)")
+    p.add_argument("--seat", type=seat_option, action="append", metavar="K=BOT",
+                   help=f"seat K (from 0) is played by a bot ({known_bots()}); other seats are human; "
+                        "repeatable")
+    p.set_defaults(func=cmd_play)
+    return parser
+
+
+def main(argv: list | None = None) -> int:
+    """Run the command line; returns the exit code."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:          # argparse: --help (0) or a usage error (2)
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    debug = getattr(args, "debug", False)
+    try:
+        return args.func(args) or 0
+    except RulesetError as exc:
+        print_diagnostics(exc.diagnostics)
+        return exc.exit_code
+    except CardrulesError as exc:
+        err(f"error: {exc}")
+        return exc.exit_code
+    except KeyboardInterrupt:
+        err("interrupted")
+        return 130
+    except BrokenPipeError:            # e.g. `cardrules schema | head`
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return 0
+    except Exception as exc:           # a bug in cardrules, not the user's mistake
+        if debug:
+            traceback.print_exc()
+        err(f"internal error: {type(exc).__name__}: {exc}")
+        err("this is a bug in cardrules; please report it with the command you ran"
+            + ("" if debug else " (add --debug for the full traceback)"))
+        return 3

@@ -1,0 +1,630 @@
+"""The fast backend: compile a checked ruleset to generated Python functions, once.
+
+Each op of the flat op list becomes one generated function `op(st) -> next pc`; runs of
+ops that fall through are merged, so a whole stretch of rules between two decisions is
+one call. Expressions become inline Python expressions. Generated text is built only
+from the checked program: names are ours, values enter as constants (repr of numbers
+and strings, or references to prebuilt tables) — ruleset text is never executed.
+
+The closure compiler (compiler.Program) stays as the reference backend in tests.
+"""
+from __future__ import annotations
+
+from . import engine as E
+from . import ir
+from .compiler import Program, _NO, _PURE, subst
+from .decisions import CardSpec, Decision
+from .errors import RuleRuntimeError
+from .statements import MAX_LOOPS, MAX_TURNS
+
+MAX_MERGED_LINES = 400
+
+
+class GeneratedProgram(Program):
+    """Program whose ops and expressions are generated Python code."""
+
+    def build(self) -> None:
+        self.ns: dict = {"E": E, "RuleRuntimeError": RuleRuntimeError, "_h": _Helpers}
+        self.const_names: dict = {}
+        self.tmp = 0
+        self.ops: list = []          # per pc: ("code", lines, falls) or ("fn", closure)
+        self.op_pos: list = []
+        rules = self.rules
+        self.trigger_names = {}
+        for d in rules.zones:
+            self.trigger_names[d.name] = self.function_from_block(d.on_empty, f"trigger_{d.name}") \
+                if d.on_empty else "None"
+        self.proc_entry = {}
+        self.emit_start()
+        self.block(rules.setup)
+        self.turn_start = len(self.ops)
+        self.emit_turn_start()
+        for stmt in rules.steps:
+            self.emit_step(stmt)
+        self.emit_turn_end()
+        for name, body in rules.procedures.items():
+            if self.has_decision(body):
+                self.proc_entry[name] = len(self.ops)
+                self.block(body)
+                self.add_code(["return st.stack.pop()"], False)
+        self.finish_code()
+        self.end_fn = self.lam(rules.end_when)
+        self.score_fn = self.lam(rules.score)
+        self.tiebreak_fns = [(sign, self.lam(e)) for sign, e in rules.tiebreak]
+        self.eval_fn = self.lam(rules.bot_eval) if rules.bot_eval is not None else None
+
+    # ---- constants and names ----
+    def k(self, value) -> str:
+        """Source text for a constant: a literal for numbers/strings, else a named table."""
+        if value is None or isinstance(value, (bool, int, str)):
+            return repr(value)
+        key = id(value)
+        if key not in self.const_names:
+            name = f"K{len(self.const_names)}"
+            self.const_names[key] = name
+            self.ns[name] = value
+        return self.const_names[key]
+
+    def fresh(self, stem: str = "t") -> str:
+        self.tmp += 1
+        return f"_{stem}{self.tmp}"
+
+    def lam(self, e, card: bool = False):
+        """A closure f(st, c) for an expression (used by decisions, scoring, bots)."""
+        src = self.x(e, {"@card": "c"})
+        return self.define(f"def _f(st, c):\n    Z = st.zones; V = st.vars\n    return {src}\n", "_f")
+
+    def define(self, text: str, name: str):
+        ns = dict(self.ns)
+        exec(compile(text, f"<{self.rules.file}>", "exec"), ns)   # text is generated, never ruleset text
+        return ns[name]
+
+    # ---- expressions ----
+    def x(self, e, env: dict) -> str:
+        """Python source for an expression; env maps generator slots and '@card' to Python names."""
+        return getattr(self, "g_" + type(e).__name__)(e, env)
+
+    def g_Lit(self, e, env):
+        return self.k(e.value)
+
+    def g_Param(self, e, env):
+        return self.k(self.param_values[e.name])
+
+    def g_Local(self, e, env):
+        return env.get(e.slot, f"V[{e.slot}]")
+
+    def g_Var(self, e, env):
+        base = self.var_base[e.decl.name]
+        if not e.decl.per_player:
+            return f"V[{base}]"
+        owner = "st.me" if e.owner is None else self.x(e.owner, env)
+        return f"V[{base} + {owner}]"
+
+    def g_Builtin(self, e, env):
+        return {"current": "st.current", "me": "st.me", "players": str(self.players),
+                "seats": f"list(range({self.players}))", "turn": "st.turn"}[e.name]
+
+    def g_CardAttr(self, e, env):
+        return f"{self.k(self.attr_tables[e.attr])}[{env['@card']}]"
+
+    def g_GetAttr(self, e, env):
+        table, obj = self.k(self.attr_tables[e.attr]), self.x(e.obj, env)
+        if e.obj.type in ("cards", "zone"):
+            v = self.fresh("a")
+            return f"[{table}[{v}] for {v} in {obj}]"
+        return f"_h.attr({table}, {obj})"
+
+    def zone_src(self, e: ir.ZoneRef, env) -> str:
+        """Source for a zone instance's index."""
+        decl = e.decl
+        base, width, fam = self.zone_base[decl.name], self.zone_width[decl.name], self.family[decl.name]
+        if e.index is None:
+            idx = "0"
+        else:
+            key = self.try_const(e.index)
+            idx = str(self.family_pos(fam, key, e)) if key is not _NO else \
+                f"{self.k(fam)}[{self.x(e.index, env)}]"
+        if not decl.per_player:
+            return str(base + int(idx)) if idx.isdigit() else f"{base} + {idx}"
+        owner = "st.me" if e.owner is None else f"({self.x(e.owner, env)})"
+        off = f"{base + int(idx)}" if idx.isdigit() else f"{base} + {idx}"
+        return f"{off} + {owner} * {width}" if width != 1 else f"{off} + {owner}"
+
+    def g_ZoneRef(self, e, env):
+        return f"Z[{self.zone_src(e, env)}]"
+
+    def g_Func(self, e, env):
+        return getattr(self, "gf_" + e.name)(e, env, *e.args)
+
+    def gf_count(self, e, env, a):
+        if isinstance(a, ir.Gen):
+            parts = self.unroll_src(a, env)
+            if parts is not None:
+                return "(" + " + ".join(f"(1 if {c} else 0)" if c else "1" for c, _ in parts) + ")" if parts else "0"
+            v, it, cond = self.gen_parts(a, env)
+            return f"sum(1 for {v} in {it}" + (f" if {cond})" if cond else ")")
+        return f"len({self.x(a, env)})"
+
+    gf_size = gf_count
+
+    def gf_sum(self, e, env, a):
+        if isinstance(a, ir.GetAttr) and a.obj.type in ("cards", "zone"):
+            return f"sum(map({self.k(self.attr_tables[a.attr])}.__getitem__, {self.x(a.obj, env)}))"
+        if isinstance(a, ir.Gen):
+            parts = self.unroll_src(a, env)
+            if parts is not None:
+                terms = [f"({x} if {c} else 0)" if c else f"({x})" for c, x in parts]
+                return "(" + " + ".join(terms) + ")" if terms else "0"
+        return f"sum({self.seq(a, env)})"
+
+    def gf_min(self, e, env, *args):
+        return self.extreme("min", args, env)
+
+    def gf_max(self, e, env, *args):
+        return self.extreme("max", args, env)
+
+    def extreme(self, fn, args, env):
+        if len(args) > 1:
+            return f"{fn}(" + ", ".join(self.x(a, env) for a in args) + ")"
+        return f"{fn}({self.seq(args[0], env)}, default=0)"
+
+    def gf_any(self, e, env, a):
+        return self.logical("any", " or ", a, env)
+
+    def gf_all(self, e, env, a):
+        return self.logical("all", " and ", a, env)
+
+    def logical(self, fn, joiner, a, env):
+        if isinstance(a, ir.Gen):
+            parts = self.unroll_src(a, env)
+            if parts is not None:
+                terms = [f"({c} and {x})" if c else f"({x})" for c, x in parts] if fn == "any" else \
+                    [f"((not {c}) or {x})" if c else f"({x})" for c, x in parts]
+                return "bool(" + joiner.join(terms) + ")" if terms else ("False" if fn == "any" else "True")
+        return f"{fn}({self.seq(a, env)})"
+
+    def seq(self, a, env) -> str:
+        """A list or a generator expression for an aggregate's argument."""
+        if isinstance(a, ir.Gen):
+            v, it, cond = self.gen_parts(a, env)
+            expr = self.x(a.expr, dict(env, **{a.slot: v}))
+            return f"[{expr} for {v} in {it}" + (f" if {cond}]" if cond else "]")
+        return self.x(a, env)
+
+    def gen_parts(self, g: ir.Gen, env):
+        v = self.fresh("v")
+        inner = dict(env, **{g.slot: v})
+        cond = self.x(g.cond, inner) if g.cond is not None else None
+        return v, f"list({self.x(g.iterable, env)})", cond
+
+    def unroll_src(self, g: ir.Gen, env):
+        """[(cond source or None, expr source)] per value of a constant list; None if not constant."""
+        values = self.try_const(g.iterable)
+        if values is _NO or not isinstance(values, list) or len(values) > 64:
+            return None
+        parts = []
+        for v in values:
+            lit = ir.Lit(g.pos, "any", v)
+            cond = None
+            if g.cond is not None:
+                folded = subst(g.cond, {g.slot: lit})
+                known = self.try_const(folded)
+                if known is not _NO and not known:
+                    continue
+                cond = None if known is not _NO else self.x(folded, env)
+            parts.append((cond, self.x(subst(g.expr, {g.slot: lit}), env)))
+        return parts
+
+    def g_Gen(self, e, env):
+        return self.seq(e, env)
+
+    def gf_first(self, e, env, a):
+        return f"_h.first({self.x(a, env)})"
+
+    def gf_last(self, e, env, a):
+        return f"_h.last({self.x(a, env)})"
+
+    def gf_reversed(self, e, env, a):
+        return f"list(reversed({self.x(a, env)}))"
+
+    def gf_next(self, e, env, a):
+        return f"(({self.x(a, env)}) + 1) % {self.players}"
+
+    def gf_prev(self, e, env, a):
+        return f"(({self.x(a, env)}) - 1) % {self.players}"
+
+    def gf_abs(self, e, env, a):
+        return f"abs({self.x(a, env)})"
+
+    def gf_at(self, e, env, a, i):
+        return f"_h.at({self.x(a, env)}, {self.x(i, env)})"
+
+    def g_UserCall(self, e, env):
+        if self.inline_depth > 16:
+            raise RuleRuntimeError(e.pos, f"function '{e.fn.name}' calls itself too deeply")
+        self.inline_depth += 1
+        try:
+            if all(isinstance(a, _PURE) for a in e.args):
+                return self.x(subst(e.fn.body, dict(zip(e.fn.params, e.args))), env)
+            names = [self.fresh("p") for _ in e.args]
+            inner = dict(env, **dict(zip(e.fn.params, names)))
+            args = ", ".join(self.x(a, env) for a in e.args)
+            return f"(lambda {', '.join(names)}: {self.x(e.fn.body, inner)})({args})"
+        finally:
+            self.inline_depth -= 1
+
+    def g_Bin(self, e, env):
+        a, b = self.x(e.left, env), self.x(e.right, env)
+        if e.op in "+-*":
+            return f"({a} {e.op} {b})"
+        return f"_h.div({a}, {b})" if e.op == "/" else f"_h.mod({a}, {b})"
+
+    def g_Cmp(self, e, env):
+        return f"({self.x(e.left, env)} {e.op} {self.x(e.right, env)})"
+
+    def g_InOp(self, e, env):
+        op = "not in" if e.negate else "in"
+        return f"({self.x(e.left, env)} {op} {self.x(e.right, env)})"
+
+    def g_Logic(self, e, env):
+        return f"({self.x(e.left, env)} {e.op} {self.x(e.right, env)})"
+
+    def g_NotOp(self, e, env):
+        return f"(not {self.x(e.operand, env)})"
+
+    def g_NegOp(self, e, env):
+        return f"(-{self.x(e.operand, env)})"
+
+    def g_Cond(self, e, env):
+        return f"({self.x(e.then, env)} if {self.x(e.cond, env)} else {self.x(e.orelse, env)})"
+
+    def g_Filter(self, e, env):
+        v = self.fresh("c")
+        cond = self.x(e.cond, dict(env, **{"@card": v}))
+        return f"[{v} for {v} in {self.x(e.cards, env)} if {cond}]"
+
+    def g_TopN(self, e, env):
+        n = self.x(e.count, env) if e.count is not None else "1"
+        fn = "_h.bottom" if e.bottom else "_h.top"
+        return f"{fn}({self.x(e.cards, env)}, {n})"
+
+    def g_ListLit(self, e, env):
+        return "[" + ", ".join(self.x(i, env) for i in e.items) + "]"
+
+    # ---- ops ----
+    def add_code(self, lines: list, falls: bool, pos=None) -> int:
+        """Append an op made of source lines; `falls` means it ends by going to the next pc."""
+        self.ops.append(("code", lines + ([f"return {len(self.ops) + 1}"] if falls else []), falls))
+        self.op_pos.append(pos)
+        return len(self.ops) - 1
+
+    def add_fn(self, fn, pos=None) -> int:
+        self.ops.append(("fn", fn, False))
+        self.op_pos.append(pos)
+        return len(self.ops) - 1
+
+    def placeholder(self) -> int:
+        self.ops.append(None)
+        self.op_pos.append(None)
+        return len(self.ops) - 1
+
+    def finish_code(self) -> None:
+        """Merge fall-through chains and compile every op."""
+        merged: list = [None] * len(self.ops)
+        for i in range(len(self.ops) - 1, -1, -1):
+            kind, body, falls = self.ops[i]
+            if kind != "code":
+                continue
+            lines = body
+            if falls and i + 1 < len(self.ops) and merged[i + 1] is not None \
+                    and len(body) + len(merged[i + 1]) < MAX_MERGED_LINES:
+                lines = body[:-1] + merged[i + 1]
+            merged[i] = lines
+        src = []
+        for i, lines in enumerate(merged):
+            if lines is None:
+                continue
+            src.append(f"def op_{i}(st):\n    Z = st.zones; V = st.vars; L = st.loc\n"
+                       + "".join(f"    {line}\n" for line in lines))
+        ns = dict(self.ns)
+        exec(compile("\n".join(src), f"<{self.rules.file} compiled>", "exec"), ns)
+        self.code = [ns[f"op_{i}"] if merged[i] is not None else self.ops[i][1] for i in range(len(self.ops))]
+        self.source = "\n".join(src)
+
+    def emit_start(self) -> None:
+        self.add_code([f"st.current = st.me = ({self.x(self.rules.first, {})}) % {self.players}"], True)
+
+    def emit_turn_start(self) -> None:
+        self.add_code([
+            "st.turn += 1",
+            f"if st.turn > {MAX_TURNS}: _h.too_many_turns(st)",
+            "st.me = st.current",
+            "st.extra = False",
+            "if st.log is not None: st.log.append((E.TURN, st.current, st.turn))",
+        ], True)
+
+    def emit_step(self, stmt) -> None:
+        name = stmt.name if isinstance(stmt, ir.StepS) else None
+        body = stmt.body if isinstance(stmt, ir.StepS) else [stmt]
+        guard = self.placeholder()
+        self.block(body)
+        check = self.add_code([f"if not st.ending and {self.x(self.rules.end_when, {})}: st.ending = True"], True)
+        lines = [] if name in self.rules.finish else [f"if st.ending: return {check}"]
+        self.ops[guard] = ("code", lines + [f"return {guard + 1}"], True)
+
+    def emit_turn_end(self) -> None:
+        nxt = self.x(self.rules.next, {}) if self.rules.next is not None else "st.current + 1"
+        self.add_code([
+            "if st.ending:",
+            "    st.over = True",
+            "    st.pending = None",
+            "    if st.log is not None: st.log.append((E.END,))",
+            "    return -1",
+            f"if not st.extra: st.current = ({nxt}) % {self.players}",
+            f"return {self.turn_start}",
+        ], False)
+
+    def block(self, stmts) -> None:
+        """Ops for a block: decision-free statements become inline code."""
+        run: list = []
+        pos = None
+        for s in stmts:
+            if self.has_decision([s]):
+                if run:
+                    self.add_code(run, True, pos)
+                run, pos = [], None
+                getattr(self, "d_" + type(s).__name__)(s)
+            else:
+                pos = pos or s.pos
+                run.extend(self.stmt(s))
+        if run:
+            self.add_code(run, True, pos)
+
+    def d_IfS(self, s) -> None:
+        test = self.placeholder()
+        self.block(s.then)
+        jump = self.placeholder()
+        else_pc = len(self.ops)
+        self.block(s.orelse)
+        end = len(self.ops)
+        self.ops[test] = ("code", [f"return {test + 1} if {self.x(s.cond, {})} else {else_pc}"], False)
+        self.ops[jump] = ("code", [f"return {end}"], False)
+        self.op_pos[test] = s.pos
+
+    def d_ForS(self, s) -> None:
+        lst, idx = self.new_slot(), self.new_slot()
+        self.add_code([f"V[{lst}] = list({self.x(s.iterable, {})})", f"V[{idx}] = 0"], True, s.pos)
+        head = self.placeholder()
+        self.block(s.body)
+        self.add_code([f"return {head}"], False)
+        end = len(self.ops)
+        self.ops[head] = ("code", [
+            f"i = V[{idx}]",
+            f"if i >= len(V[{lst}]): return {end}",
+            f"V[{s.slot}] = V[{lst}][i]",
+            f"V[{idx}] = i + 1",
+            f"return {head + 1}",
+        ], False)
+
+    def d_WhileS(self, s) -> None:
+        head = self.placeholder()
+        self.block(s.body)
+        self.add_code([f"return {head}"], False)
+        end = len(self.ops)
+        self.ops[head] = ("code", [f"return {head + 1} if {self.x(s.cond, {})} else {end}"], False)
+        self.op_pos[head] = s.pos
+
+    def d_StepS(self, s) -> None:
+        self.block(s.body)
+
+    def d_CallS(self, s) -> None:
+        here = len(self.ops)
+        cell = self.proc_entry
+
+        def call(st, name=s.name):
+            st.stack.append(here + 1)
+            return cell[name]
+        self.add_fn(call, s.pos)
+
+    def d_ChooseS(self, s) -> None:
+        dec = self.make_decision(s)
+        by = self.lam(s.by) if s.by is not None else None
+        here = len(self.ops)
+
+        def ask(st):
+            st.pending = dec
+            st.decider = by(st, None) if by is not None else st.current
+            st.pc = here + 1
+            return -1
+        self.add_fn(ask, s.pos)
+        if dec.kind != "options":
+            return
+        dispatch = self.placeholder()
+        starts, jumps = [], []
+        for opt in s.options:
+            starts.append(len(self.ops))
+            self.block(opt.body)
+            jumps.append(self.placeholder())
+        end = len(self.ops)
+        for j in jumps:
+            self.ops[j] = ("code", [f"return {end}"], False)
+        self.ops[dispatch] = ("code", [f"return {self.k(tuple(starts))}[V[{dec.option_slot}]]"], False)
+
+    def make_decision(self, s) -> Decision:
+        dec = Decision(len(self.decisions), s.name, s.slot, s.pos)
+        if s.cards is not None:
+            dec.cards = self.spec(s.cards)
+        elif s.values is not None:
+            dec.kind, dec.values = "value", self.lam(s.values)
+            dec.where = self.lam(s.where) if s.where is not None else None
+        else:
+            dec.kind = "options"
+            dec.options = [(o.name, o.slot, self.spec(o.cards) if o.cards else None) for o in s.options]
+            dec.option_slot = self.new_slot()
+        self.decisions.append(dec)
+        return dec
+
+    def spec(self, cc) -> CardSpec:
+        same = self.type_tables[cc.same] if cc.same else None
+        where = self.lam(cc.where) if cc.where is not None else None
+        return CardSpec(self.lam(cc.cards), where, self.lam(cc.lo),
+                        self.lam(cc.hi) if cc.hi is not None else None, same, self.card_type, self.type_names)
+
+    # ---- decision-free statements: lists of source lines ----
+    def function_from_block(self, stmts, name: str) -> str:
+        """Compile a block into a standalone function f(st) (triggers); returns its constant name."""
+        lines = self.lines(stmts) or ["pass"]
+        fn = self.define(f"def {name}(st):\n    Z = st.zones; V = st.vars; L = st.loc\n"
+                         + "".join(f"    {line}\n" for line in lines), name)
+        return self.k(fn)
+
+    def lines(self, stmts) -> list:
+        out = []
+        for s in stmts:
+            out.extend(self.stmt(s))
+        return out
+
+    def stmt(self, s) -> list:
+        return getattr(self, "s_" + type(s).__name__)(s)
+
+    def s_LetS(self, s):
+        return [f"V[{s.slot}] = {self.x(s.value, {})}"]
+
+    def s_SetS(self, s):
+        base = self.var_base[s.decl.name]
+        if not s.decl.per_player:
+            return [f"V[{base}] = {self.x(s.value, {})}"]
+        owner = "st.me" if s.owner is None else self.x(s.owner, {})
+        return [f"V[{base} + ({owner})] = {self.x(s.value, {})}"]
+
+    def s_ExtraS(self, s):
+        return ["st.extra = True"]
+
+    def s_EndS(self, s):
+        return ["st.ending = True"]
+
+    def s_CallS(self, s):
+        return self.lines(self.rules.procedures[s.name]) or ["pass"]
+
+    def s_StepS(self, s):
+        return self.lines(s.body)
+
+    def s_IfS(self, s):
+        out = [f"if {self.x(s.cond, {})}:"] + _indent(self.lines(s.then) or ["pass"])
+        if s.orelse:
+            out += ["else:"] + _indent(self.lines(s.orelse))
+        return out
+
+    def s_ForS(self, s):
+        v = self.fresh("i")
+        return [f"for {v} in list({self.x(s.iterable, {})}):", f"    V[{s.slot}] = {v}"] + _indent(self.lines(s.body))
+
+    def s_WhileS(self, s):
+        n = self.fresh("n")
+        return [f"{n} = 0", f"while {self.x(s.cond, {})}:"] + _indent(self.lines(s.body) + [
+            f"{n} += 1", f"if {n} > {MAX_LOOPS}: _h.endless({self.k(s.pos)}, st)"])
+
+    def s_ShuffleS(self, s):
+        z = self.zone_src(s.zone, {})
+        return [f"E.shuffle_zone(st, {z}, {self.k(self.card_type)}, {self.k(self.zone_names)}[{z}])"]
+
+    def s_DealS(self, s):
+        src = self.zone_src(s.source, {})
+        first = self.x(s.starting, {}) if s.starting is not None else "st.current"
+        trig = self.trigger_names[s.source.decl.name]
+        return [f"_h.deal(st, {self.x(s.count, {})}, {src}, {first}, {self.zone_base[s.dest.name]}, "
+                f"{self.zone_width[s.dest.name]}, {self.players}, {trig}, {self.k(self.zone_vis)})"]
+
+    def s_MoveS(self, s):
+        d, src, vis = self.zone_src(s.dest, {}), s.cards, self.k(self.zone_vis)
+        m = self.fresh("m")
+        log = f"if st.log is not None: E.log_move(st, {{z}}, {d}, {m}, {vis})"
+        if isinstance(src, ir.ZoneRef):
+            z, zv = self.zone_src(src, {}), self.fresh("z")
+            c = self.fresh("c")
+            same = "" if (z.isdigit() and d.isdigit() and z != d) else f" and {zv} is not Z[{d}]"
+            return [f"{zv} = Z[{z}]", f"if {zv}{same}:", f"    {m} = {zv}[:]", f"    {zv}.clear()",
+                    f"    Z[{d}].extend({m})", f"    for {c} in {m}: L[{c}] = {d}",
+                    "    " + log.format(z=z)]
+        if isinstance(src, ir.TopN) and isinstance(src.cards, ir.ZoneRef):
+            z = self.zone_src(src.cards, {})
+            n = self.x(src.count, {}) if src.count is not None else "1"
+            trig = self.trigger_names[src.cards.decl.name]
+            return [f"{m} = E.take_top(st, {z}, {n}, {trig}, {src.bottom})", f"if {m}:",
+                    f"    E.place(st, {m}, {d})", "    " + log.format(z=z)]
+        g = self.fresh("g")
+        return [f"{m} = list({self.x(src, {})})", f"if {m}:", f"    {g} = E.remove(st, {m})",
+                f"    E.place(st, {m}, {d})",
+                f"    if st.log is not None:",
+                f"        for _z, _cs in {g}: E.log_move(st, _z, {d}, _cs, {vis})"]
+
+
+def _indent(lines: list) -> list:
+    return ["    " + line for line in lines]
+
+
+class _Helpers:
+    """Small run-time helpers the generated code calls."""
+
+    @staticmethod
+    def attr(table, card):
+        if card is None:
+            return None
+        if isinstance(card, list):
+            return [table[c] for c in card]
+        return table[card]
+
+    @staticmethod
+    def first(xs):
+        return xs[0] if xs else None
+
+    @staticmethod
+    def last(xs):
+        return xs[-1] if xs else None
+
+    @staticmethod
+    def top(xs, n):
+        return xs[len(xs) - n:] if n > 0 else []
+
+    @staticmethod
+    def bottom(xs, n):
+        return xs[:n] if n > 0 else []
+
+    @staticmethod
+    def at(xs, i):
+        if not 0 <= i < len(xs):
+            raise RuleRuntimeError(None, f"index {i} is outside the list (it has {len(xs)} items)")
+        return xs[i]
+
+    @staticmethod
+    def div(a, b):
+        if b == 0:
+            raise RuleRuntimeError(None, "division by zero")
+        return a // b
+
+    @staticmethod
+    def mod(a, b):
+        if b == 0:
+            raise RuleRuntimeError(None, "division by zero")
+        return a % b
+
+    @staticmethod
+    def too_many_turns(st):
+        raise RuleRuntimeError(None, f"the game passed {MAX_TURNS} turns without ending: check the end condition")
+
+    @staticmethod
+    def endless(pos, st):
+        raise RuleRuntimeError(pos, f"this loop ran {MAX_LOOPS} times in turn {st.turn}: it never ends")
+
+    @staticmethod
+    def deal(st, k, z, first, base, width, n, trigger, vis):
+        """Deal k cards to each player, one at a time, from seat `first` on."""
+        for _ in range(k):
+            for i in range(n):
+                got = E.take_top(st, z, 1, trigger)
+                if not got:
+                    return
+                d = base + ((first + i) % n) * width
+                E.place(st, got, d)
+                if st.log is not None:
+                    E.log_move(st, z, d, got, vis)
