@@ -491,11 +491,13 @@ class GeneratedProgram(Program):
         return [f"V[{s.slot}] = {self.x(s.value, {})}"]
 
     def s_SetS(self, s):
-        base = self.var_base[s.decl.name]
+        base, name = self.var_base[s.decl.name], repr(s.decl.name)
         if not s.decl.per_player:
-            return [f"V[{base}] = {self.x(s.value, {})}"]
-        owner = "st.me" if s.owner is None else self.x(s.owner, {})
-        return [f"V[{base} + ({owner})] = {self.x(s.value, {})}"]
+            return [f"V[{base}] = {self.x(s.value, {})}",
+                    f"if st.log is not None: st.log.append((E.SET, {name}, None, V[{base}]))"]
+        owner, o = "st.me" if s.owner is None else self.x(s.owner, {}), self.fresh("o")
+        return [f"{o} = {owner}", f"V[{base} + {o}] = {self.x(s.value, {})}",
+                f"if st.log is not None: st.log.append((E.SET, {name}, {o}, V[{base} + {o}]))"]
 
     def s_ExtraS(self, s):
         return ["st.extra = True"]

@@ -10,8 +10,12 @@ from .errors import RecordError, RuleRuntimeError
 
 MAX_OPS_PER_RUN = 2_000_000   # guard: a ruleset that loops without asking anyone
 
-# event kinds (tuples: kind first)
-MOVE, SHUFFLE, TURN, DECIDE, END = "move", "shuffle", "turn", "decide", "end"
+# Event kinds. Events are tuples, kind first (see events.py for who sees what):
+#   (MOVE, from zone, to zone, card ids, mask of seats that see the faces)
+#   (SHUFFLE, zone)                 (TURN, seat, turn number)
+#   (DECIDE, seat, decision index, move)   seen by the deciding seat only
+#   (SET, variable name, owner seat or None, value)   (END,)
+MOVE, SHUFFLE, TURN, DECIDE, SET, END = "move", "shuffle", "turn", "decide", "set", "end"
 
 
 class State:

@@ -281,14 +281,20 @@ class Statements:
 
     def s_SetS(self, s):
         base, f = self.var_base[s.decl.name], self.expr(s.value)
+        name = s.decl.name
         if not s.decl.per_player:
             def set_(st):
-                st.vars[base] = f(st, None)
+                st.vars[base] = v = f(st, None)
+                if st.log is not None:
+                    st.log.append((E.SET, name, None, v))
             return set_
         owner = self.expr(s.owner) if s.owner is not None else (lambda st, c: st.me)
 
         def set_each(st):
-            st.vars[base + owner(st, None)] = f(st, None)
+            o = owner(st, None)
+            st.vars[base + o] = v = f(st, None)
+            if st.log is not None:
+                st.log.append((E.SET, name, o, v))
         return set_each
 
     def s_ExtraS(self, s):

@@ -159,6 +159,11 @@ def next_shuffle(prog, st, zone: str, top) -> None:
     st.script = (st.script or []) + [(zone_index(prog, "draw"), order)]
 
 
+def payload_names(prog, move) -> dict:
+    """A card-choice move as {type name: count}."""
+    return {prog.type_names[t]: n for t, n in move}
+
+
 # ---------------------------------------------------------------- moves
 
 def texts(prog, st) -> list:
@@ -173,7 +178,7 @@ def do(prog, st, text: str):
     return move
 
 
-def move_of(prog, kind: str, counts: dict):
+def move_of(prog, counts: dict):
     """A card-choice move payload built by hand: {'glass:1': 2} -> ((type, 2),)."""
     return tuple(sorted((prog.type_index[n], k) for n, k in counts.items()))
 

@@ -1,0 +1,60 @@
+"""Events: every state change says who saw what. Views, records and the terminal read them.
+
+Every seat sees that an event happened (how many cards went where); the faces of moved
+cards only the seats in the event's mask see: the seats that can see the zone the cards
+left or the zone they entered.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from .engine import DECIDE, END, MOVE, SET, SHUFFLE, TURN
+
+
+def sees_faces(event: tuple, seat: int) -> bool:
+    """Whether `seat` saw the faces of the cards in a move event."""
+    return event[0] == MOVE and bool(event[4] >> seat & 1)
+
+
+def for_seat(program, log: list, seat: int) -> list:
+    """The events as `seat` saw them: hidden faces replaced by a count, others' decisions dropped."""
+    out = []
+    for event in log:
+        kind = event[0]
+        if kind == MOVE and not sees_faces(event, seat):
+            out.append((MOVE, event[1], event[2], len(event[3]), 0))
+        elif kind == DECIDE and event[1] != seat:
+            continue
+        else:
+            out.append(event)
+    return out
+
+
+def describe(program, event: tuple, seat: int | None = None) -> str:
+    """One line of text for an event, as `seat` saw it (None: the whole truth)."""
+    kind = event[0]
+    names = program.zone_names
+    if kind == MOVE:
+        _, src, dst, cards, mask = event
+        if isinstance(cards, int) or (seat is not None and not mask >> seat & 1):
+            n = cards if isinstance(cards, int) else len(cards)
+            return f"{n} hidden card{'s' if n != 1 else ''} {names[src]} → {names[dst]}"
+        return f"{group(program, cards)} {names[src]} → {names[dst]}"
+    if kind == SHUFFLE:
+        return f"{names[event[1]]} shuffled"
+    if kind == TURN:
+        return f"turn {event[2]}: seat {event[1]}"
+    if kind == DECIDE:
+        return f"seat {event[1]} chose {program.decisions[event[2]].text(event[3])}"
+    if kind == SET:
+        owner = "" if event[2] is None else f"({event[2]})"
+        return f"{event[1]}{owner} = {event[3]}"
+    if kind == END:
+        return "the game is over"
+    return str(event)
+
+
+def group(program, cards) -> str:
+    """Cards grouped by type in type order: '2×glass:1, 1×paper:2'."""
+    counts = Counter(program.card_type[c] for c in cards)
+    return ", ".join(f"{n}×{program.type_names[t]}" for t, n in sorted(counts.items())) or "nothing"
