@@ -28,6 +28,7 @@ class Program(Statements, Runtime):
         self.rules, self.players = rules, players
         self.param_values = {name: _row(value, players) for name, (value, _) in rules.params.items()}
         self.code: list = []
+        self.op_pos: list = []
         self.decisions: list = []
         self.functions: dict = {}
         self.inline_depth = 0

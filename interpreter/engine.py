@@ -43,16 +43,26 @@ class State:
             getattr(self, k) == getattr(other, k) for k in self.__slots__ if k not in ("log", "chance", "script"))
 
 
-def run(st: State, code: list) -> None:
+def run(st: State, code: list, op_pos: list = ()) -> None:
     """Run ops from st.pc until a decision or the end of the game."""
     pc = st.pc
     n = 0
-    while pc >= 0:
-        pc = code[pc](st)
-        n += 1
-        if n > MAX_OPS_PER_RUN:
-            raise RuleRuntimeError(None, f"the rules ran {MAX_OPS_PER_RUN} steps in turn {st.turn} without "
-                                   "asking anyone for a decision: a loop never ends")
+    try:
+        while pc >= 0:
+            pc = code[pc](st)
+            n += 1
+            if n > MAX_OPS_PER_RUN:
+                raise RuleRuntimeError(None, f"the rules ran {MAX_OPS_PER_RUN} steps in turn {st.turn} without "
+                                       "asking anyone for a decision: a loop never ends")
+    except RuleRuntimeError as exc:
+        if exc.pos is None and pc < len(op_pos) and op_pos[pc] is not None:
+            raise RuleRuntimeError(op_pos[pc], str(exc)) from None
+        raise
+    except (KeyError, IndexError, TypeError, ValueError, ZeroDivisionError) as exc:
+        pos = op_pos[pc] if pc < len(op_pos) else None
+        raise RuleRuntimeError(pos, f"the rules failed in turn {st.turn} ({type(exc).__name__}: {exc}); "
+                               "a value was used where it does not fit, e.g. an index that is not in a "
+                               "zone family") from None
 
 
 def log_move(st: State, src: int, dst: int, cards, vis: list) -> None:

@@ -31,7 +31,7 @@ class Runtime:
                 st.me = k
                 st.vars[base + k] = init(st, None)
         st.me = 0
-        E.run(st, self.code)
+        E.run(st, self.code, self.op_pos)
         return st
 
     def legal_moves(self, st: E.State) -> list:
@@ -48,7 +48,7 @@ class Runtime:
         dec.bind(st, move)
         st.pending = None
         st.moves += 1
-        E.run(st, self.code)
+        E.run(st, self.code, self.op_pos)
 
     def play(self, st: E.State, move) -> None:
         """Apply a move after checking it; an illegal move changes nothing."""
