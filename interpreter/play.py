@@ -61,6 +61,13 @@ def chosen_cards(dec, st, move) -> list:
     return []
 
 
+def _isatty(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
 class Table:
     """One game in the terminal: who sits where, the state, and the input/output functions."""
 
@@ -144,11 +151,15 @@ class Table:
                 self.say(str(exc))
 
     def read(self, prompt: str) -> str:
+        """One line of input; piped input is echoed so that the transcript reads like a session."""
         try:
-            return self.ask(prompt)
+            line = self.ask(prompt)
         except EOFError:
             self.say("")
             raise Quit from None
+        if self.ask is input and not _isatty(sys.stdin):
+            self.say(line)
+        return line
 
     # ---- display ----
     def show(self, legal: list) -> None:

@@ -56,7 +56,11 @@ class Runtime:
             raise IllegalMove("the game is over")
         legal = self.legal_moves(st)
         if move not in legal:
-            raise IllegalMove(f"'{self.move_text(st, move)}' is not legal now; legal moves: "
+            try:
+                shown = self.move_text(st, move)
+            except (TypeError, ValueError, IndexError, KeyError):
+                shown = repr(move)
+            raise IllegalMove(f"'{shown}' is not legal now; legal moves: "
                               + "; ".join(self.move_text(st, m) for m in legal[:8])
                               + (" …" if len(legal) > 8 else ""))
         self.apply(st, move)

@@ -1,0 +1,331 @@
+"""The command line: in-process through main([...]) for output, by subprocess for real exit codes."""
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+from interpreter.cli import main
+from interpreter.schema import SCHEMA_PATH
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+R_ECO = os.path.join(ROOT, "rulesets", "r_eco.yaml")
+TIMING = ("seconds", "games_per_second")
+
+
+def run(*args, stdin: str = "", cwd: str = ROOT):
+    """`python cli.py ARGS` in a subprocess: (exit code, stdout, stderr)."""
+    proc = subprocess.run([sys.executable, os.path.join(ROOT, "cli.py"), *args], input=stdin,
+                          capture_output=True, text=True, cwd=cwd, timeout=300)
+    assert "Traceback" not in proc.stderr, proc.stderr
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def call(capsys, *args):
+    """main(ARGS) in-process: (exit code, stdout, stderr)."""
+    code = main(list(args))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def simulate_json(capsys, *args):
+    code, out, err = call(capsys, "simulate", R_ECO, "--json", *args)
+    assert code == 0, err
+    return json.loads(out)
+
+
+def without_timing(stats: dict) -> dict:
+    return {k: v for k, v in stats.items() if k not in TIMING}
+
+
+@pytest.fixture
+def broken(tmp_path):
+    """R-Eco with a misspelt parameter name in an expression."""
+    text = open(R_ECO, encoding="utf-8").read().replace(">= threshold", ">= threshhold")
+    path = tmp_path / "broken.yaml"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+@pytest.fixture
+def record_file(tmp_path):
+    path = tmp_path / "game.json"
+    code, _, err = run("record", R_ECO, "--players", "3", "--seed", "11", "--bots", "random,greedy,random",
+                       "-o", str(path))
+    assert code == 0, err
+    return path
+
+
+# ---- validate, schema ----
+def test_validate_ok(capsys):
+    code, out, err = call(capsys, "validate", R_ECO)
+    assert code == 0
+    assert out.strip() == f"{R_ECO}: ok (R-Eco, 2–5 players)"
+    assert err == ""
+
+
+def test_validate_broken_exit_1_with_position(broken):
+    code, out, err = run("validate", broken)
+    assert code == 1
+    assert out == ""
+    assert re.search(r"broken\.yaml:\d+:\d+: unknown name 'threshhold'", err), err
+    assert re.search(r"^\s+hint: .*'threshold'", err, re.M), err
+
+
+@pytest.mark.parametrize("which", ["ok", "broken"])
+def test_validate_json_shape(capsys, broken, which):
+    path = R_ECO if which == "ok" else broken
+    code, out, err = call(capsys, "validate", path, "--json")
+    doc = json.loads(out)                     # exactly one JSON document on stdout
+    assert set(doc) == {"status", "errors", "warnings"}
+    assert doc["warnings"] == []
+    if which == "ok":
+        assert (code, doc["status"], doc["errors"]) == (0, "ok", [])
+    else:
+        assert (code, doc["status"]) == (1, "error")
+        assert doc["errors"] and all(set(e) == {"file", "line", "column", "code", "message", "hint"}
+                                     for e in doc["errors"])
+        assert any("threshhold" in e["message"] and e["line"] > 1 for e in doc["errors"])
+    assert err == ""
+
+
+def test_missing_file_exit_2(tmp_path):
+    code, out, err = run("validate", str(tmp_path / "nope.yaml"))
+    assert code == 2
+    assert "nope.yaml" in err and "cannot read" in err
+    code, out, err = run("simulate", str(tmp_path / "nope.yaml"), "--players", "2")
+    assert code == 2
+
+
+def test_usage_errors_exit_2():
+    assert run()[0] == 2
+    assert run("frobnicate")[0] == 2
+    assert run("simulate", R_ECO)[0] == 2                       # --players is required
+    code, _, err = run("simulate", R_ECO, "--players", "3", "--set", "hand_limit")
+    assert code == 2 and "NAME=VALUE" in err
+    code, _, err = run("simulate", R_ECO, "--players", "9")
+    assert code == 2 and "2 to 5 players" in err
+
+
+def test_schema_prints_the_schema_file(capsys):
+    code, out, _ = call(capsys, "schema")
+    assert code == 0
+    with open(SCHEMA_PATH, encoding="utf-8") as fh:
+        assert json.loads(out) == json.load(fh)
+
+
+# ---- simulate ----
+@pytest.mark.parametrize("players", [2, 4])
+def test_simulate_json_fields_and_determinism(capsys, players):
+    args = ("--players", str(players), "--games", "4", "--seed", "5")
+    first, second = simulate_json(capsys, *args), simulate_json(capsys, *args)
+    assert without_timing(first) == without_timing(second)
+    for key in ("ruleset", "players", "games", "seed", "bots", "turns", "moves", "score", "wins_by_seat",
+                "seconds", "games_per_second"):
+        assert key in first
+    assert first["players"] == players and first["games"] == 4 and first["seed"] == 5
+    assert first["bots"] == ["random"] * players
+    for key in ("turns", "moves"):
+        s = first[key]
+        assert set(s) == {"mean", "sd", "min", "max"}
+        assert s["min"] <= s["mean"] <= s["max"] and s["sd"] >= 0
+    assert len(first["score"]["mean_by_seat"]) == len(first["score"]["sd_by_seat"]) == players
+    assert len(first["wins_by_seat"]) == players
+    assert sum(first["wins_by_seat"]) == pytest.approx(1.0)
+    other = simulate_json(capsys, "--players", str(players), "--games", "4", "--seed", "6")
+    assert without_timing(other) != without_timing(first)
+
+
+def test_simulate_human_output(capsys):
+    code, out, err = call(capsys, "simulate", R_ECO, "--players", "2", "--games", "3", "--bots", "random,greedy")
+    assert code == 0
+    assert "greedy" in out and "win share" in out
+    assert re.search(r"^turns: [\d.]+ ± [\d.]+ \(min \d+ – max \d+\)$", out, re.M)
+    assert re.search(r"^moves: ", out, re.M)
+    assert "games/s" in out
+    assert err == ""                           # no progress bar: stderr is not a terminal
+
+
+def test_simulate_bots_per_seat(capsys):
+    stats = simulate_json(capsys, "--players", "3", "--games", "2", "--bots", "greedy,random,random")
+    assert stats["bots"] == ["greedy", "random", "random"]
+
+
+def test_simulate_bots_count_mismatch_exit_2():
+    code, out, err = run("simulate", R_ECO, "--players", "3", "--games", "2", "--bots", "random,greedy")
+    assert code == 2
+    assert "greedy, random" in err             # lists the known bots
+    code, out, err = run("simulate", R_ECO, "--players", "3", "--games", "2", "--bots", "clever")
+    assert code == 2
+    assert "clever" in err and "greedy, random" in err
+
+
+def test_set_changes_simulation(capsys):
+    args = ("--players", "3", "--games", "6", "--seed", "2")
+    default = simulate_json(capsys, *args)
+    six = simulate_json(capsys, *args, "--set", "hand_limit=6")
+    assert six["overrides"] == {"hand_limit": 6}
+    assert without_timing(six) != without_timing(default)
+    table = simulate_json(capsys, "--players", "2", "--games", "2", "--set", "reward_order.2=[0,1,2,-2,4,5]")
+    assert table["overrides"] == {"reward_order.2": [0, 1, 2, -2, 4, 5]}
+
+
+def test_set_unknown_parameter_exit_1():
+    code, out, err = run("simulate", R_ECO, "--players", "2", "--games", "2", "--set", "bogus=1")
+    assert code == 1
+    assert "bogus" in err
+
+
+# ---- record, replay ----
+def test_record_then_replay(record_file):
+    record = json.loads(record_file.read_text(encoding="utf-8"))
+    assert record["players"] == 3 and record["seed"] == 11
+    assert record["bots"] == ["random", "greedy", "random"]
+    code, out, err = run("replay", str(record_file))
+    assert code == 0, err
+    assert out.startswith("replay ok")
+    assert err == ""
+
+
+def test_record_to_stdout_is_deterministic(capsys):
+    args = ("record", R_ECO, "--players", "2", "--seed", "4")
+    code, first, _ = call(capsys, *args)
+    assert code == 0
+    assert call(capsys, *args)[1] == first
+    assert json.loads(first)["format"] == "cardrules-record/1"
+
+
+def test_replay_tampered_move_exit_1(record_file, tmp_path):
+    record = json.loads(record_file.read_text(encoding="utf-8"))
+    record["moves"][3]["move"] = "deliver: 7*cans:2"     # looks like a move; only 3 such cards exist
+    bad = tmp_path / "tampered.json"
+    bad.write_text(json.dumps(record), encoding="utf-8")
+    code, out, err = run("replay", str(bad))
+    assert code == 1
+    assert "move 4 'deliver: 7*cans:2'" in err
+
+
+def test_replay_tampered_result_exit_1(record_file, tmp_path):
+    record = json.loads(record_file.read_text(encoding="utf-8"))
+    record["result"]["scores"][0] += 1
+    bad = tmp_path / "tampered.json"
+    bad.write_text(json.dumps(record), encoding="utf-8")
+    code, out, err = run("replay", str(bad))
+    assert code == 1
+    assert "differs" in err
+
+
+def test_replay_finds_ruleset_next_to_record_and_warns_on_changes(tmp_path, capsys):
+    ruleset = tmp_path / "eco.yaml"
+    ruleset.write_text(open(R_ECO, encoding="utf-8").read(), encoding="utf-8")
+    out_file = tmp_path / "g.json"
+    code, _, err = run("record", "eco.yaml", "--players", "2", "--seed", "3", "-o", "g.json", cwd=str(tmp_path))
+    assert code == 0, err
+    code, out, err = run("replay", str(out_file))          # from ROOT: found next to the record
+    assert code == 0, err
+    ruleset.write_text(ruleset.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    code, out, err = call(capsys, "replay", str(out_file))
+    assert code == 0
+    assert "sha256" in err
+    code, out, err = call(capsys, "replay", str(out_file), "--ruleset", R_ECO)
+    assert code == 0 and err == ""
+
+
+def test_replay_unreadable_record_exit_2(tmp_path):
+    assert run("replay", str(tmp_path / "missing.json"))[0] == 2
+    garbled = tmp_path / "garbled.json"
+    garbled.write_text("{not json", encoding="utf-8")
+    code, _, err = run("replay", str(garbled))
+    assert code == 2 and "not JSON" in err
+
+
+# ---- bench ----
+def test_bench_prints_games_per_second():
+    code, out, err = run("bench", R_ECO, "--players", "3", "--seconds", "0.3")
+    assert code == 0, err
+    lines = out.strip().splitlines()
+    assert "3 players" in lines[0]
+    assert re.fullmatch(r"\d+\.\d games/s", lines[-1])
+
+
+# ---- play ----
+def play(capsys, monkeypatch, stdin: str, *args):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    return call(capsys, "play", R_ECO, *args)
+
+
+def test_play_one_human_against_bots(capsys, monkeypatch):
+    code, out, err = play(capsys, monkeypatch, "1\n" * 500, "--players", "3", "--seed", "8",
+                          "--seat", "1=greedy", "--seat", "2=random")
+    assert code == 0, err
+    assert "turn 1 — seat 0 decides: deliver" in out
+    assert re.search(r"^\s+1\. deliver: ", out, re.M)
+    assert re.search(r"^seat 1 \(greedy\): deliver: ", out, re.M)
+    assert "hand(0):" in out and "hand(1): 3 cards" in out
+    assert "final scores" in out and "winner" in out
+
+
+def test_play_deterministic_with_seed(capsys, monkeypatch):
+    args = ("--players", "2", "--seed", "8", "--seat", "1=random")
+    first = play(capsys, monkeypatch, "1\n" * 500, *args)[1]
+    second = play(capsys, monkeypatch, "1\n" * 500, *args)[1]
+    assert first == second
+
+
+def test_play_illegal_input_then_quit(capsys, monkeypatch):
+    code, out, err = play(capsys, monkeypatch, "deliver: 9*cans:1\n99\n?\nq\n", "--players", "2", "--seed", "1",
+                          "--seat", "1=random")
+    assert code == 0
+    assert "'deliver: 9*cans:1' is not a legal move" in out
+    assert "there is no move 99" in out
+    assert out.count("legal moves:") == 2                # '?' shows the decision again
+    assert "abandoned" in out
+
+
+def test_play_move_by_text_and_eof(capsys, monkeypatch):
+    from interpreter.game import load_game
+    program = load_game(R_ECO).program(2)
+    st = program.new_state(1)
+    text = program.move_text(st, program.legal_moves(st)[-1])
+    code, out, err = play(capsys, monkeypatch, text.upper() + "\n", "--players", "2", "--seed", "1",
+                          "--seat", "1=random")
+    assert code == 0                                     # end of input quits cleanly
+    assert "seat 1 (random):" in out
+    assert "abandoned" in out
+
+
+def test_play_hot_seat(capsys, monkeypatch):
+    code, out, err = play(capsys, monkeypatch, "1\n" * 2000, "--players", "2", "--seed", "2")
+    assert code == 0, err
+    assert "— pass to seat 0 —" in out and "— pass to seat 1 —" in out
+    assert "final scores" in out
+
+
+def test_play_via_subprocess():
+    code, out, err = run("play", R_ECO, "--players", "2", "--seed", "5", "--seat", "0=random", stdin="q\n")
+    assert code == 0
+    assert "seat 0 (random):" in out and "abandoned" in out
+
+
+def test_play_bad_seat_exit_2():
+    assert run("play", R_ECO, "--players", "2", "--seat", "2=random")[0] == 2
+    assert run("play", R_ECO, "--players", "2", "--seat", "1=clever")[0] == 2
+
+
+# ---- internal errors ----
+def test_internal_error_exit_3(capsys, monkeypatch):
+    import interpreter.simulate
+
+    def boom(*args, **kwargs):
+        raise ZeroDivisionError("boom")
+
+    monkeypatch.setattr(interpreter.simulate, "simulate", boom)
+    code, out, err = call(capsys, "simulate", R_ECO, "--players", "2")
+    assert code == 3
+    assert "internal error: ZeroDivisionError: boom" in err and "report" in err
+    assert "Traceback" not in err
+    code, out, err = call(capsys, "--debug", "simulate", R_ECO, "--players", "2")
+    assert code == 3 and "Traceback" in err
