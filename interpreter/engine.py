@@ -73,6 +73,11 @@ def log_move(st: State, src: int, dst: int, cards, vis: list) -> None:
 def take_top(st: State, z: int, n: int, trigger, bottom: bool = False) -> list:
     """Remove up to n cards from the top (or bottom) of zone z, running its on-empty trigger when dry."""
     zone = st.zones[z]
+    if 0 < n <= len(zone) and not bottom:
+        out = zone[len(zone) - n:]
+        del zone[len(zone) - n:]
+        out.reverse()           # the top card is taken first
+        return out
     out = []
     while len(out) < n:
         if not zone:
@@ -96,6 +101,12 @@ def place(st: State, cards: list, dst: int) -> None:
 def remove(st: State, cards) -> list:
     """Take the given cards out of whatever zones hold them; returns [(zone, [cards])] in order."""
     zones, loc = st.zones, st.loc
+    first = loc[cards[0]]
+    if all(loc[c] == first for c in cards):
+        zone = zones[first]
+        for c in cards:
+            zone.remove(c)
+        return [(first, list(cards))]
     groups: dict = {}
     for c in cards:
         z = loc[c]

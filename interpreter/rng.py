@@ -22,10 +22,12 @@ def seed_state(seed: int) -> int:
 
 
 def shuffle(items: list, state: int) -> int:
-    """Fisher–Yates in place; returns the new generator state."""
+    """Fisher–Yates in place; returns the new generator state (step() inlined for speed)."""
     for i in range(len(items) - 1, 0, -1):
-        state, r = step(state)
-        j = int(r * (i + 1))
+        state = (state + 0x9E3779B97F4A7C15) & MASK
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+        j = int((((z ^ (z >> 31)) >> 11) * (1.0 / 9007199254740992.0)) * (i + 1))
         items[i], items[j] = items[j], items[i]
     return state
 
