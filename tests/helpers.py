@@ -9,6 +9,7 @@ import collections
 import functools
 import os
 
+from interpreter.bots import make_bot
 from interpreter.game import load_game
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -146,10 +147,11 @@ def dealt(players: int, hands=None, dumps=None, then=(), **kw):
     return start(players, top=deal_order(players, hands, dumps, then), **kw)
 
 
-def next_shuffle(prog, st, zone: str, top) -> None:
+def next_shuffle(prog, st, zone: str, top, extra=()) -> None:
     """Script the next shuffle: the cards now in `zone` (which will be shuffled into the
-    draw pile) come out with `top` drawn first, the others below in a fixed order."""
-    have = collections.Counter(names(prog, st, zone))
+    draw pile), plus the cards `extra` that will join them first, come out with `top`
+    drawn first, the others below in a fixed order."""
+    have = collections.Counter(names(prog, st, zone)) + collections.Counter(extra)
     for name in top:
         if have[name] <= 0:
             raise ValueError(f"{zone} holds no (further) {name}")
@@ -291,13 +293,47 @@ def dispose_cards(prog, st, seat: int, n: int) -> list:
 # ---------------------------------------------------------------- bots and games
 
 def bots(kind: str, players: int, seed: int) -> list:
-    from interpreter.bots import make_bot
-    kinds = [kind] * players if kind in ("random", "greedy") else [
-        ("random", "greedy")[(seed + p) % 2] for p in range(players)]
-    return [make_bot(k, seed * 101 + p) for p, k in enumerate(kinds)]
+    """One seeded bot per seat: all 'random', all 'greedy', or 'mixed' (alternating)."""
+    return [make_bot(k, seed * 101 + p) for p, k in enumerate(bot_names(kind, players, seed))]
 
 
 def bot_names(kind: str, players: int, seed: int) -> list:
     if kind in ("random", "greedy"):
         return [kind] * players
     return [("random", "greedy")[(seed + p) % 2] for p in range(players)]
+
+
+# ---------------------------------------------------------------- the sheet's scoring, by hand
+
+def clean_bonus(players: int, disposers: int) -> int:
+    """The rule sheet's clean-collector bonus table."""
+    if players == 2:
+        return 4
+    if players == 3:
+        return 2 * disposers
+    return disposers
+
+
+def sheet_scores(prog, st) -> list:
+    """Scores of a position per the rule sheet, read from won(p) and disposal(p)."""
+    n = prog.players
+    disposed = [size(prog, st, f"disposal({p})") for p in range(n)]
+    disposers = sum(1 for d in disposed if d)
+    out = []
+    for p in range(n):
+        per = collections.defaultdict(list)
+        for name in names(prog, st, f"won({p})"):
+            per[reward_material(name)].append(reward_value(name))
+        s = sum(sum(v) for v in per.values() if len(v) >= 2) - disposed[p]
+        if disposed[p] == 0:
+            s += clean_bonus(n, disposers)
+        out.append(s)
+    return out
+
+
+def sheet_winners(scores, disposed) -> list:
+    """Most points; tie: fewer disposed cards; still tied: all of them."""
+    best = max(scores)
+    tied = [p for p, s in enumerate(scores) if s == best]
+    fewest = min(disposed[p] for p in tied)
+    return [p for p in tied if disposed[p] == fewest]
