@@ -13,9 +13,8 @@ from __future__ import annotations
 from . import engine as E
 from . import ir
 from .compiler import Program, _NO, _PURE, subst
-from .decisions import CardSpec, Decision
 from .errors import RuleRuntimeError
-from .statements import MAX_LOOPS, MAX_TURNS
+from .statements import MAX_LOOPS, MAX_TURNS, ask_op
 
 MAX_MERGED_LINES = 400
 
@@ -68,6 +67,9 @@ class GeneratedProgram(Program):
     def fresh(self, stem: str = "t") -> str:
         self.tmp += 1
         return f"_{stem}{self.tmp}"
+
+    def closure(self, e):
+        return self.lam(e)
 
     def lam(self, e, card: bool = False):
         """A closure f(st, c) for an expression (used by decisions, scoring, bots)."""
@@ -199,21 +201,7 @@ class GeneratedProgram(Program):
 
     def unroll_src(self, g: ir.Gen, env):
         """[(cond source or None, expr source)] per value of a constant list; None if not constant."""
-        values = self.try_const(g.iterable)
-        if values is _NO or not isinstance(values, list) or len(values) > 64:
-            return None
-        parts = []
-        for v in values:
-            lit = ir.Lit(g.pos, "any", v)
-            cond = None
-            if g.cond is not None:
-                folded = subst(g.cond, {g.slot: lit})
-                known = self.try_const(folded)
-                if known is not _NO and not known:
-                    continue
-                cond = None if known is not _NO else self.x(folded, env)
-            parts.append((cond, self.x(subst(g.expr, {g.slot: lit}), env)))
-        return parts
+        return self.unroll(g, lambda e: self.x(e, env))
 
     def g_Gen(self, e, env):
         return self.seq(e, env)
@@ -427,16 +415,8 @@ class GeneratedProgram(Program):
         self.add_fn(call, s.pos)
 
     def d_ChooseS(self, s) -> None:
-        dec = self.make_decision(s)
-        by = self.lam(s.by) if s.by is not None else None
-        here = len(self.ops)
-
-        def ask(st):
-            st.pending = dec
-            st.decider = by(st, None) if by is not None else st.current
-            st.pc = here + 1
-            return -1
-        self.add_fn(ask, s.pos)
+        dec = self.decision(s)
+        self.add_fn(ask_op(dec, self.lam(s.by) if s.by is not None else None, len(self.ops)), s.pos)
         if dec.kind != "options":
             return
         dispatch = self.placeholder()
@@ -449,26 +429,6 @@ class GeneratedProgram(Program):
         for j in jumps:
             self.ops[j] = ("code", [f"return {end}"], False)
         self.ops[dispatch] = ("code", [f"return {self.k(tuple(starts))}[V[{dec.option_slot}]]"], False)
-
-    def make_decision(self, s) -> Decision:
-        dec = Decision(len(self.decisions), s.name, s.slot, s.pos)
-        if s.cards is not None:
-            dec.cards = self.spec(s.cards)
-        elif s.values is not None:
-            dec.kind, dec.values = "value", self.lam(s.values)
-            dec.where = self.lam(s.where) if s.where is not None else None
-        else:
-            dec.kind = "options"
-            dec.options = [(o.name, o.slot, self.spec(o.cards) if o.cards else None) for o in s.options]
-            dec.option_slot = self.new_slot()
-        self.decisions.append(dec)
-        return dec
-
-    def spec(self, cc) -> CardSpec:
-        same = self.type_tables[cc.same] if cc.same else None
-        where = self.lam(cc.where) if cc.where is not None else None
-        return CardSpec(self.lam(cc.cards), where, self.lam(cc.lo),
-                        self.lam(cc.hi) if cc.hi is not None else None, same, self.card_type, self.type_names)
 
     # ---- decision-free statements: lists of source lines ----
     def function_from_block(self, stmts, name: str) -> str:

@@ -285,8 +285,11 @@ class Program(Statements, Runtime):
             f = self.expr(a)
         return lambda st, c: fn(f(st, c))
 
-    def unroll(self, g: ir.Gen):
-        """[(cond or None, expr)] per value of a constant list, the loop variable folded in; else None."""
+    def unroll(self, g: ir.Gen, compile_=None):
+        """[(cond or None, expr)] per value of a constant list, the loop variable folded in; else None.
+
+        `compile_` turns each folded expression into the backend's form (closures by default)."""
+        compile_ = compile_ or self.expr
         values = self.try_const(g.iterable)
         if values is _NO or not isinstance(values, list) or len(values) > 64:
             return None
@@ -296,14 +299,16 @@ class Program(Statements, Runtime):
             cond = None
             if g.cond is not None:
                 folded = subst(g.cond, {g.slot: lit})
-                k = self.try_const(folded)
-                if k is not _NO:
-                    if not k:
-                        continue
-                else:
-                    cond = self.expr(folded)
-            parts.append((cond, self.expr(subst(g.expr, {g.slot: lit}))))
+                known = self.try_const(folded)
+                if known is not _NO and not known:
+                    continue
+                cond = None if known is not _NO else compile_(folded)
+            parts.append((cond, compile_(subst(g.expr, {g.slot: lit}))))
         return parts
+
+    def closure(self, e):
+        """A callable f(state, card) for an expression, in this backend's form."""
+        return self.expr(e)
 
     def f_first(self, e, a):
         f = self.expr(a)

@@ -213,15 +213,7 @@ class Statements:
 
     def emit_ChooseS(self, s) -> None:
         dec = self.decision(s)
-        by = self.expr(s.by) if s.by is not None else None
-        here = len(self.code)
-
-        def ask(st):
-            st.pending = dec
-            st.decider = by(st, None) if by is not None else st.current
-            st.pc = here + 1
-            return -1
-        self.emit(ask)
+        self.emit(ask_op(dec, self.closure(s.by) if s.by is not None else None, len(self.code)))
         if dec.kind != "options":
             return
         dispatch = self.emit(None)
@@ -237,13 +229,14 @@ class Statements:
         self.code[dispatch] = lambda st: targets[st.vars[slot]]
 
     def decision(self, s) -> Decision:
+        """The compiled form of a choose (shared by both backends through self.closure)."""
         dec = Decision(len(self.decisions), s.name, s.slot, s.pos)
         if s.cards is not None:
             dec.cards = self.card_spec(s.cards)
         elif s.values is not None:
             dec.kind = "value"
-            dec.values = self.expr(s.values)
-            dec.where = self.expr(s.where) if s.where is not None else None
+            dec.values = self.closure(s.values)
+            dec.where = self.closure(s.where) if s.where is not None else None
         else:
             dec.kind = "options"
             dec.options = [(o.name, o.slot, self.card_spec(o.cards) if o.cards else None) for o in s.options]
@@ -253,9 +246,9 @@ class Statements:
 
     def card_spec(self, cc) -> CardSpec:
         same = self.type_tables[cc.same] if cc.same else None
-        return CardSpec(self.expr(cc.cards), self.expr(cc.where) if cc.where is not None else None,
-                        self.expr(cc.lo), self.expr(cc.hi) if cc.hi is not None else None,
-                        same, self.card_type, self.type_names)
+        where = self.closure(cc.where) if cc.where is not None else None
+        return CardSpec(self.closure(cc.cards), where, self.closure(cc.lo),
+                        self.closure(cc.hi) if cc.hi is not None else None, same, self.card_type, self.type_names)
 
     # ---- decision-free statements ----
     def block_fn(self, stmts):
@@ -418,6 +411,16 @@ class Statements:
                 for z, group in groups:
                     E.log_move(st, z, d, group, vis)
         return move_cards
+
+
+def ask_op(dec: Decision, by, here: int):
+    """The op that pauses at a decision: who decides, and where to resume."""
+    def ask(st):
+        st.pending = dec
+        st.decider = by(st, None) if by is not None else st.current
+        st.pc = here + 1
+        return -1
+    return ask
 
 
 def _fixed(zi):
