@@ -1,10 +1,17 @@
 """Resolve every name of a schema-valid ruleset and check types: document -> ir.Ruleset.
 
-Reports every error of the file in one run, each at its file:line:col.
+Reports every error of the file in one run, each once, at its file:line:col (inside DSL strings
+too, via Document.text_pos), with a hint on what to do and "did you mean" for misspelt names.
+Locals (let, for, choose) get the type of what they are bound to; since a name may be used above
+its binding, `check` first runs quick passes that only learn those types, then the real one.
+Things worked out before the game starts (card counts and attributes, 'for' and 'per' lists)
+may not use the game state, and procedures and functions may not call themselves.
 """
 from __future__ import annotations
 
+import dataclasses
 import difflib
+import os
 import re
 
 from . import ir
@@ -42,8 +49,12 @@ class Scope:
 class Checker:
     """One pass over the document: declarations first, then every rule."""
 
-    def __init__(self, doc: Document, overrides: dict | None = None):
+    def __init__(self, doc: Document, overrides: dict | None = None, local_types: dict | None = None):
         self.doc = doc
+        self.local_types = local_types or {}    # local name -> type, from a first pass over the whole file
+        self.bound: dict = {}                   # local name -> set of types it is bound to in this pass
+        self.slot_types: dict = {}              # slot of a card's 'for' variable -> type of its values
+        self.var_types: dict = {}               # game variable -> the type of its initial value
         self.data = doc.data
         self.err = Collector()
         self.overrides = dict(overrides or {})
@@ -57,6 +68,9 @@ class Checker:
         self.attrs: set = set()
         self.slots: dict = {}
         self.step_names: list = []
+        self.reported: set = set()
+        self.attr_types: dict = {}      # card attribute -> set of value types ('int', 'str', ...), None if unknown
+        self.const_checks: list = []    # (expr, what, allowed local slots): worked out before the game starts
 
     # ---- helpers ----
     def pos(self, path) -> Pos:
@@ -64,6 +78,9 @@ class Checker:
 
     def error(self, path_or_pos, message: str, code: str = "error", hint: str = "") -> None:
         pos = path_or_pos if isinstance(path_or_pos, Pos) else self.pos(path_or_pos)
+        if (pos, message) in self.reported:
+            return
+        self.reported.add((pos, message))
         self.err.error(pos, message, code, hint)
 
     def get(self, path, default=None):
@@ -83,6 +100,50 @@ class Checker:
             self.slots[name] = len(self.slots)
         return self.slots[name]
 
+    def bind(self, name: str, typ: str, pos: Pos) -> int:
+        """The slot of a local bound here to a value of type typ (recorded for the type of its uses)."""
+        if name in KEYWORDS or name in BUILTIN_NAMES or name in FUNCTIONS:
+            self.error(pos, f"'{name}' is a built-in name and cannot name a value of your own", "name",
+                       "pick another name")
+            return self.slot("!" + name)    # a slot nothing refers to: the name keeps its built-in meaning
+        taken = next((kind for kind, names in (("parameter", self.params), ("zone", self.zones),
+                                               ("variable", self.vars), ("function", self.functions))
+                      if name in names), None)
+        if taken:
+            self.error(pos, f"'{name}' already names a {taken}; a name bound by let, for or choose must differ",
+                       "name", "pick another name")
+            return self.slot("!" + name)
+        self.bound.setdefault(name, set()).add(typ)
+        return self.slot(name)
+
+    def local_type(self, name: str) -> str:
+        """The type of a local's uses: the one type every binding of the name gives it, else any."""
+        return self.local_types.get(name, "any")
+
+    def elem_type(self, expr) -> str:
+        """The type of the items of a list, zone or set of cards ('any' when unknown)."""
+        if expr.type in ("zone", "cards"):
+            return "card"
+        if expr.type != "list":
+            return "any"
+        kinds: set = set()
+        if isinstance(expr, ir.ListLit):
+            kinds = {item.type for item in expr.items}
+        elif isinstance(expr, ir.Lit) and isinstance(expr.value, list):
+            kinds = {_value_type(v) for v in expr.value}
+        elif isinstance(expr, ir.Param):
+            values = self.constant_values(expr.name)
+            if values is None:
+                return "any"
+            kinds = {_value_type(v) for v in values}
+        elif isinstance(expr, ir.GetAttr):
+            kinds = {self.attr_type(expr.attr)}
+        elif isinstance(expr, ir.Func) and expr.name == "reversed":
+            return self.elem_type(expr.args[0])
+        elif isinstance(expr, ir.Builtin) and expr.name == "seats":
+            return "player"
+        return kinds.pop() if len(kinds) == 1 and "any" not in kinds else "any"
+
     def suggest(self, name: str, candidates) -> str:
         close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
         return f"did you mean '{close[0]}'?" if close else ""
@@ -92,7 +153,8 @@ class Checker:
         players = self.get(("players",), {})
         lo, hi = players.get("min", 1), players.get("max", 1)
         if isinstance(lo, int) and isinstance(hi, int) and lo > hi:
-            self.error(("players",), f"players: min {lo} is more than max {hi}", "players")
+            self.error(("players", "min"), f"players: min {lo} is more than max {hi}", "players",
+                       "min is the fewest players, max the most")
         self.lo, self.hi = lo, hi
         self.declare_params()
         self.declare_zones()
@@ -100,22 +162,31 @@ class Checker:
         self.declare_functions()
         self.declare_procedures()
         cards = self.declare_cards()
-        for decl in self.zones.values():
-            self.finish_zone(decl)
         for decl in self.vars.values():
             decl.initial = self.value(("vars", decl.name, "initial"), Scope(), default=0)
+            self.var_types[decl.name] = decl.initial.type if decl.initial.type not in ("null", "value") else "any"
+        for decl in self.zones.values():
+            self.finish_zone(decl)
         for name, fn in self.functions.items():
             fn.body = self.value(("functions", self.fn_keys[name]), Scope(fn_params=self.fn_scopes[name]))
+        self.check_function_recursion()
+        for expr, what, allowed in self.const_checks:
+            self.check_constant(expr, what, allowed)
         procedures = {name: self.block(path, Scope()) for name, path in self.proc_paths.items()}
         setup = self.block(("setup",), Scope())
         first = self.value(("turn", "first"), Scope(), default=0)
+        self.expect(first, {"player"}, "the first player")
         nxt = self.value(("turn", "next"), Scope(), default=None)
+        self.expect(nxt, {"player"}, "the next player")
         steps = self.block(("turn", "steps"), Scope(), top=True)
         end_when = self.value(("end", "when"), Scope(), default=False)
+        self.expect(end_when, {"bool"}, "the end condition")
         finish = self.check_finish()
         score = self.value(("score",), Scope(), default=0)
+        self.expect(score, {"int"}, "the score")
         tiebreak = self.check_tiebreak()
         bot_eval = self.value(("bots", "eval"), Scope(), default=None)
+        self.expect(bot_eval, {"int"}, "the bots' rating")
         self.check_recursion(procedures)
         self.err.raise_if_any()
         return ir.Ruleset(
@@ -131,12 +202,12 @@ class Checker:
         for name, raw in (self.get(("params",), {}) or {}).items():
             path = ("params", name)
             if name in KEYWORDS or name in BUILTIN_NAMES:
-                self.error(self.doc.key_pos(path), f"'{name}' is a reserved word and cannot name a parameter", "name")
+                self.error(self.doc.key_pos(path), f"'{name}' is a reserved word and cannot name a parameter", "name",
+                           "pick another name")
             if isinstance(raw, dict) and "by_players" in raw:
                 table = self.player_table(path + ("by_players",), raw["by_players"])
                 self.params[name] = (table, self.pos(path))
-                types = {_value_type(v) for v in table.values()}
-                self.param_types[name] = types.pop() if len(types) == 1 else "any"
+                self.param_types[name] = self.row_type(path + ("by_players",), raw["by_players"])
             else:
                 self.params[name] = (raw, self.pos(path))
                 self.param_types[name] = _value_type(raw)
@@ -149,20 +220,37 @@ class Checker:
             m = RANGE_KEY.match(str(key))
             if not m:
                 self.error(self.doc.key_pos(path + (key,)), f"'{key}' is not a player count or range like 3-4",
-                           "player-table")
+                           "player-table", "write a key like 3, or 3-5 for 3 to 5 players")
                 continue
             a, b = int(m.group(1)), int(m.group(2) or m.group(1))
+            if a > b:
+                self.error(self.doc.key_pos(path + (key,)), f"'{key}' is an empty range of player counts",
+                           "player-table", f"write the smaller count first: {b}-{a}")
+            twice = [n for n in range(a, b + 1) if n in table]
+            if twice:
+                first = next(k for k in rows if k != key and _covers(k, twice[0]))
+                self.error(self.doc.key_pos(path + (key,)),
+                           f"player count {twice[0]} appears twice in this table (also in row '{first}')",
+                           "player-table", "give every player count exactly one row")
             for n in range(a, b + 1):
-                if n in table:
-                    self.error(self.doc.key_pos(path + (key,)), f"player count {n} appears twice in this table",
-                               "player-table")
-                table[n] = value
+                table.setdefault(n, value)
         if isinstance(self.lo, int) and isinstance(self.hi, int):
             missing = [n for n in range(self.lo, self.hi + 1) if n not in table]
             if missing:
                 self.error(path, f"this table has no row for {', '.join(map(str, missing))} players",
                            "player-table", f"add a row for every player count from {self.lo} to {self.hi}")
         return table
+
+    def row_type(self, path, rows: dict) -> str:
+        """The one kind of value all rows of a by_players table hold ('any' after reporting a mix)."""
+        kinds = [(key, _value_type(value)) for key, value in rows.items()]
+        first_key, first = kinds[0] if kinds else (None, "any")
+        for key, kind in kinds[1:]:
+            if kind != first:
+                self.error(path + (key,), f"row '{key}' is {_A(kind)}, but row '{first_key}' is {_A(first)}",
+                           "player-table", "every row of a by_players table needs the same kind of value")
+                return "any"
+        return first
 
     def apply_overrides(self) -> None:
         """--set NAME=VALUE or NAME.PLAYERS=VALUE replaces a parameter for one run."""
@@ -175,7 +263,9 @@ class Checker:
             old, pos = self.params[name]
             if row:
                 if not isinstance(old, dict) or not row.isdigit() or int(row) not in old:
-                    self.error(Pos("--set", 1, 1), f"--set {key}: '{name}' has no row for {row} players", "bad-set")
+                    self.error(Pos("--set", 1, 1), f"--set {key}: '{name}' has no row for {row} players", "bad-set",
+                               f"the rows are for {', '.join(map(str, old))} players" if isinstance(old, dict)
+                               else f"'{name}' does not depend on the player count: write --set {name}=VALUE")
                     continue
                 old = dict(old)
                 old[int(row)] = value
@@ -184,7 +274,8 @@ class Checker:
                 self.params[name] = (value, pos)
             if _value_type(value) != self.param_types[name] and self.param_types[name] != "any":
                 want = self.param_types[name]
-                self.error(Pos("--set", 1, 1), f"--set {key}: '{name}' must be {_A(want)}, not {value!r}", "bad-set")
+                self.error(Pos("--set", 1, 1), f"--set {key}: '{name}' must be {_A(want)}, not {value!r}", "bad-set",
+                       f"give {_A(want)}, like the ruleset's own value")
 
     # ---- zones, vars, functions, procedures ----
     def declare_zones(self) -> None:
@@ -203,7 +294,10 @@ class Checker:
         path = ("zones", decl.name)
         if decl.per is not None:
             decl.per = self.value(path + ("per",), Scope())
-            self.expect(decl.per, {"list"}, "the index list of a zone family")
+            self.expect(decl.per, {"list"}, "the index list of a zone family",
+                        "give a list, or the name of a param holding one, e.g. per: materials")
+            self.const_checks.append((decl.per, "the index list of a zone family", set()))
+            self.check_scalar_items(path + ("per",), f"the values of zone family '{decl.name}'", unique=True)
         decl.on_empty = self.block(path + ("on_empty",), Scope(in_trigger=True))
 
     def declare_vars(self) -> None:
@@ -221,7 +315,11 @@ class Checker:
                 sig = parse(str(key), "sig")
             except DSLSyntaxError as exc:
                 self.error(self.doc.key_pos(path), f"'{key}' is not a function name like f or f(a, b)", "syntax",
-                           exc.hint)
+                           "parameters are names separated by commas")
+                continue
+            if sig.name in self.functions:
+                self.error(self.doc.key_pos(path), f"function '{sig.name}' is declared twice", "name",
+                           f"the first is '{self.fn_keys[sig.name]}'; give each function its own name")
                 continue
             self.check_new_name(sig.name, path, "function")
             scope = {p: self.slot(f"{sig.name}.{p}") for p in sig.params}
@@ -242,7 +340,8 @@ class Checker:
                 self.error(self.doc.key_pos(path), f"'{name}' names both a {kind} and a {what}", "name",
                            "give each its own name")
         if name in KEYWORDS or name in BUILTIN_NAMES or name in FUNCTIONS:
-            self.error(self.doc.key_pos(path), f"'{name}' is a reserved word and cannot name a {what}", "name")
+            self.error(self.doc.key_pos(path), f"'{name}' is a reserved word and cannot name a {what}", "name",
+                       "pick another name")
 
     # ---- cards ----
     def declare_cards(self) -> list:
@@ -254,31 +353,108 @@ class Checker:
             for attr in (spec or {}).get("attrs", {}) or {}:
                 self.attrs.add(attr)
         self.attrs |= {"kind", "name"}
+        self.attr_types = self.card_attr_types(specs)
         for name, spec in specs.items():
             kinds.append(self.card_kind(name, spec or {}))
         return kinds
+
+    def card_attr_types(self, specs: dict) -> dict:
+        """The kinds of value each card attribute takes, where the YAML shows them (None: not known)."""
+        types: dict = {"kind": {"str"}, "name": {"str"}}
+
+        def add(attr, values):
+            if values is None or types.get(attr, set()) is None:
+                types[attr] = None
+            else:
+                types.setdefault(attr, set()).update(_value_type(v) for v in values)
+
+        for spec in specs.values():
+            spec = spec if isinstance(spec, dict) else {}
+            for var, raw in (spec.get("for") or {}).items():
+                add(var, self.constant_values(raw))
+            for attr, raw in (spec.get("attrs") or {}).items():
+                add(attr, None if isinstance(raw, str) else [raw])
+        return types
+
+    def constant_values(self, raw):
+        """The values a 'for' list can take: a YAML list, or a param holding one (any row); else None."""
+        if isinstance(raw, list):
+            return raw
+        if isinstance(raw, str) and raw.strip() in self.params:
+            value = self.params[raw.strip()][0]
+            rows = list(value.values()) if isinstance(value, dict) else [value]
+            if all(isinstance(row, list) for row in rows):
+                return [v for row in rows for v in row]
+        return None
+
+    def check_scalar_items(self, path, what: str, unique: bool = False) -> None:
+        """The list at path (given in place, or as the name of a param) must hold numbers or words only."""
+        raw = self.get(path)
+        lists = []
+        if isinstance(raw, list):
+            lists.append((path, raw))
+        elif isinstance(raw, str) and raw.strip() in self.params:
+            name = raw.strip()
+            value = self.get(("params", name))
+            if isinstance(value, dict) and isinstance(value.get("by_players"), dict):
+                lists += [(("params", name, "by_players", k), v) for k, v in value["by_players"].items()]
+            else:
+                lists.append((("params", name), value))
+        for lpath, items in lists:
+            if not isinstance(items, list):
+                continue
+            seen: list = []
+            for i, item in enumerate(items):
+                if isinstance(item, (list, dict)) or item is None:
+                    if self.pos(lpath + (i,)) in {d.pos for d in self.err.diagnostics}:
+                        return      # one mistake in a param used twice is reported once
+                    self.error(lpath + (i,), f"{what} must be numbers or words, but this is {_show(item)}", "type",
+                               "list plain values, e.g. [red, blue] or [1, 2, 3]")
+                    return
+                if unique and item in seen:
+                    self.error(lpath + (i,), f"{what} must differ, but {item!r} appears twice", "zone",
+                               "list each value once")
+                    return
+                seen.append(item)
+
+    def attr_type(self, attr: str) -> str:
+        """'int' or 'str' when every value of a card attribute is one, else 'value'."""
+        kinds = self.attr_types.get(attr)
+        return next(iter(kinds)) if kinds and len(kinds) == 1 and kinds <= {"int", "str", "bool"} else "value"
 
     def card_kind(self, name: str, spec: dict) -> ir.CardKind:
         path = ("cards", name)
         loops = []
         for var in spec.get("for", {}) or {}:
             values = self.value(path + ("for", var), Scope())
-            self.expect(values, {"list"}, f"the values of '{var}'")
+            self.expect(values, {"list"}, f"the values of '{var}'", "give a list, or the name of a param holding one")
+            self.const_checks.append((values, f"the values of '{var}'", set()))
+            self.check_scalar_items(path + ("for", var), f"the values of '{var}'")
             loops.append((var, values, self.slot(f"{name}.{var}")))
+            self.slot_types[loops[-1][2]] = self.elem_type(values)
         scope = Scope(fn_params={var: slot for var, _, slot in loops})
+        loop_slots = {slot for _, _, slot in loops}
         template = spec.get("name", name)
-        for field in re.findall(r"\{([^}]*)\}", template):
-            if field not in dict((v, 1) for v, _, _ in loops):
-                self.error(path + ("name",), f"the name template uses '{{{field}}}', which is not a 'for' variable",
-                           "template", self.suggest(field, [v for v, _, _ in loops]))
+        variables = [v for v, _, _ in loops]
+        for m in re.finditer(r"\{([^}]*)\}", template):
+            if m.group(1) not in variables:
+                where = self.doc.text_pos(path + ("name",), *_line_col(template, m.start()))
+                hint = self.suggest(m.group(1), variables) or (
+                    f"a name template can use the 'for' variables {', '.join(variables)}" if variables
+                    else "this card kind has no 'for' variables; write its name without {...}")
+                self.error(where, f"the name template uses '{{{m.group(1)}}}', which is not a 'for' variable",
+                           "template", hint)
         count = self.value(path + ("count",), scope, default=1)
         self.expect(count, {"int"}, "a card count")
+        self.const_checks.append((count, "a card count", loop_slots))
         attrs = [(a, self.value(path + ("attrs", a), scope)) for a in spec.get("attrs", {}) or {}]
+        for a, value in attrs:
+            self.const_checks.append((value, f"the attribute '{a}'", loop_slots))
         start = self.zones.get(spec.get("start"))
         if start is None:
             start_name = spec.get("start")
             self.error(path + ("start",), f"unknown zone '{start_name}' for the cards to start in", "name",
-                       self.suggest(str(start_name), self.zones))
+                       self.suggest(str(start_name), self.zones) or "declare it under zones")
         elif start.per is not None or start.per_player:
             self.error(path + ("start",), f"cards must start in a single zone, and '{start.name}' is one per "
                        f"{'player' if start.per_player else 'value'}", "zone", "start them in a table zone and deal")
@@ -290,7 +466,7 @@ class Checker:
         if items is None:
             return []
         if not isinstance(items, list):
-            self.error(path, "expected a list of steps", "schema")
+            self.error(path, "expected a list of statements", "schema", "write each statement as an item '- ...'")
             return []
         out = []
         for i, item in enumerate(items):
@@ -308,14 +484,16 @@ class Checker:
             node = self.parse(path, item, "stmt")
             return self.simple(node, path, scope)
         if not isinstance(item, dict):
-            self.error(path, "a step is a statement string or a mapping such as if/for/while/choose/step", "schema")
+            self.error(path, "a statement is a string or a mapping such as if/for/while/choose/step", "schema",
+                       'e.g. - "shuffle draw" or - if: ... then: [...]')
             return None
         if "step" in item:
             name = str(item["step"])
             if not top:
-                self.error(path + ("step",), f"step '{name}' must be at the top level of turn.steps", "step")
+                self.error(path + ("step",), f"step '{name}' must be at the top level of turn.steps", "step",
+                           "a step groups statements of the turn; inside it, list the statements directly")
             if name in self.step_names:
-                self.error(path + ("step",), f"two steps are named '{name}'", "step")
+                self.error(path + ("step",), f"two steps are named '{name}'", "step", "give each step its own name")
             self.step_names.append(name)
             return ir.StepS(pos, name, self.block(path + ("do",), scope))
         if "if" in item:
@@ -326,14 +504,16 @@ class Checker:
             head = self.parse(path + ("for",), str(item["for"]), "for")
             iterable = self.resolve(head.iterable, path + ("for",), scope)
             self.expect(iterable, {"list", "cards", "zone"}, "what a for loop goes over")
-            return ir.ForS(pos, self.slot(head.var), iterable, self.block(path + ("do",), scope))
+            slot = self.bind(head.var, self.elem_type(iterable), self.at(path + ("for",), head))
+            return ir.ForS(pos, slot, iterable, self.block(path + ("do",), scope))
         if "while" in item:
             cond = self.value(path + ("while",), scope)
             self.expect(cond, {"bool"}, "a while condition")
             return ir.WhileS(pos, cond, self.block(path + ("do",), scope))
         if "choose" in item:
             if scope.in_trigger:
-                self.error(path, "a trigger runs in the middle of a move, so it cannot ask for a decision", "trigger")
+                self.error(path, "a trigger runs in the middle of a move, so it cannot ask for a decision", "trigger",
+                           "on_empty may only move, shuffle, deal, let and set; let the player choose in a turn step")
             return self.choose(path, item, scope)
         self.error(path, f"unknown kind of step with keys {', '.join(map(str, item))}", "schema",
                    "a step is a statement string or one of if, for, while, choose, step")
@@ -349,36 +529,73 @@ class Checker:
         if isinstance(node, S.Shuffle):
             return ir.ShuffleS(pos, self.zone_instance(node.zone, path, scope))
         if isinstance(node, S.Deal):
-            dest = self.zones.get(node.dest)
-            if dest is None or not dest.per_player or dest.per is not None:
-                self.error(pos, f"deal needs a zone that each player has, like hand; '{node.dest}' is not one",
-                           "deal", self.suggest(node.dest, [z for z, d in self.zones.items() if d.per_player]))
-            starting = self.resolve(node.starting, path, scope) if node.starting else None
             count = self.resolve(node.count, path, scope)
             self.expect(count, {"int"}, "how many cards each player is dealt")
-            return ir.DealS(pos, count, self.zone_instance(node.source, path, scope), dest, starting)
+            source = self.zone_instance(node.source, path, scope)
+            dest = self.deal_target(node, path)
+            starting = self.resolve(node.starting, path, scope) if node.starting else None
+            if starting is not None:
+                self.expect(starting, {"player"}, "the player dealt to first")
+            return ir.DealS(pos, count, source, dest, starting)
         if isinstance(node, S.Let):
-            return ir.LetS(pos, self.slot(node.name), self.resolve(node.value, path, scope))
+            value = self.resolve(node.value, path, scope)
+            where = self.find(path, node, r"\blet\s+(" + re.escape(node.name) + r")\b")
+            return ir.LetS(pos, self.bind(node.name, value.type, where), value)
         if isinstance(node, S.SetVar):
             decl = self.vars.get(node.name)
             if decl is None:
-                self.error(pos, f"'{node.name}' is not a variable declared under vars", "name",
-                           self.suggest(node.name, self.vars) or "declare it under vars, or use let for a local name")
+                where = self.find(path, node, r"\bset\s+(" + re.escape(node.name) + r")\b")
+                local = node.name in self.slots or node.name in self._all_binders()
+                hint = self.suggest(node.name, self.vars) or (
+                    f"'{node.name}' is a local name: give it a new value with let {node.name} = ..." if local
+                    else f"declare it under vars, e.g. vars: {{{node.name}: {{initial: 0}}}}, or use let for a local")
+                self.error(where, f"'{node.name}' is not a variable declared under vars", "name", hint)
                 raise _Unresolved
             owner = self.resolve(node.owner, path, scope) if node.owner else None
             if owner is not None and not decl.per_player:
-                self.error(pos, f"variable '{decl.name}' belongs to the table; it takes no player", "type")
-            return ir.SetS(pos, decl, owner, self.resolve(node.value, path, scope))
+                self.error(owner.pos, f"variable '{decl.name}' belongs to the table; it takes no player", "type",
+                           f"write set {decl.name} = ...")
+            elif owner is not None:
+                self.expect(owner, {"player"}, "a variable's owner")
+            value = self.resolve(node.value, path, scope)
+            kind = self.var_types.get(decl.name, "any")
+            if kind != "any":
+                fits = {kind, "cards", "zone"} if kind == "list" else {kind}
+                self.expect(value, fits, f"the new value of '{decl.name}'",
+                            f"'{decl.name}' starts as {_A(kind)} (its initial value), so it always holds one")
+            return ir.SetS(pos, decl, owner, value)
         if isinstance(node, S.ExtraTurn):
             return ir.ExtraS(pos)
         if isinstance(node, S.EndGame):
             return ir.EndS(pos)
         if isinstance(node, S.CallProc):
             if node.name not in self.proc_paths:
-                self.error(pos, f"unknown procedure '{node.name}'", "name", self.suggest(node.name, self.proc_paths))
+                where = self.find(path, node, r"\bcall\s+(" + re.escape(node.name) + r")\b")
+                hint = self.suggest(node.name, self.proc_paths) or "declare it under procedures"
+                self.error(where, f"unknown procedure '{node.name}'", "name", hint)
+                raise _Unresolved
             return ir.CallS(pos, node.name)
         self.error(pos, "an expression on its own does nothing here", "statement",
                    "a step starts with move, shuffle, deal, let, set, extra turn, call or end game")
+        return None
+
+    def deal_target(self, node: S.Deal, path):
+        """The zone a deal gives cards to: one that each player has (not a family)."""
+        where = self.find(path, node, r"\bto\s+(" + re.escape(node.dest) + r")\b")
+        dest = self.zones.get(node.dest)
+        if dest is None:
+            hint = self.suggest(node.dest, [z for z, d in self.zones.items() if d.per_player]) or \
+                self.suggest(node.dest, self.zones) or "declare it under zones with owner: each"
+            self.error(where, f"unknown zone '{node.dest}'", "name", hint)
+        elif not dest.per_player:
+            self.error(where, f"deal gives cards to every player, but zone '{dest.name}' belongs to the table",
+                       "deal", f"deal to a zone with owner: each, like hand; to lay cards on '{dest.name}', write "
+                       f"move top N of ... to {dest.name}")
+        elif dest.per is not None:
+            self.error(where, f"deal cannot give cards to the zone family '{dest.name}'", "deal",
+                       "deal to a zone with owner: each and no per; then move cards on from there")
+        else:
+            return dest
         return None
 
     def choose(self, path, item: dict, scope: Scope) -> ir.ChooseS:
@@ -387,33 +604,47 @@ class Checker:
         by = self.value(path + ("by",), scope, default=None)
         if by is not None:
             self.expect(by, {"player", "int"}, "who decides")
-        stmt = ir.ChooseS(pos, name, self.slot(name), by)
+        stmt = ir.ChooseS(pos, name, None, by)
+        where = self.pos(path + ("choose",))
         forms = [k for k in ("cards", "from", "options") if k in item]
-        if len(forms) != 1:
-            self.error(path, f"choose '{name}' needs exactly one of cards, from or options", "choose")
+        if len(forms) != 1 or "options" in item:
+            stmt.slot = self.bind(name, "str" if forms == ["options"] else "any", where)
+        if not forms:
+            self.error(path, f"choose '{name}' needs one of cards, from or options", "choose",
+                       "cards: a zone to pick cards from; from: a list to pick one value of; options: named choices")
+            return stmt
+        if len(forms) > 1:
+            self.error(self.doc.key_pos(path + (forms[1],)), f"choose '{name}' has both {forms[0]} and {forms[1]}",
+                       "choose", "a choice is of cards (cards), of one value of a list (from) or of named options "
+                       "(options): keep one of them")
             return stmt
         if "cards" in item:
+            stmt.slot = self.bind(name, "cards", where)
             stmt.cards = self.card_choice(path, item, scope)
         elif "from" in item:
             stmt.values = self.value(path + ("from",), scope)
+            stmt.slot = self.bind(name, self.elem_type(stmt.values), where)
             self.expect(stmt.values, {"list"}, "the values to choose from")
             if "where" in item:
                 stmt.where = self.value(path + ("where",), scope)
+                self.expect(stmt.where, {"bool"}, "a where condition")
         else:
             for opt, spec in (item.get("options") or {}).items():
                 opath = path + ("options", opt)
                 spec = spec or {}
                 cards = self.card_choice(opath, spec, scope) if "cards" in spec else None
-                slot = self.slot(str(opt)) if cards else None
+                slot = self.bind(str(opt), "cards", self.doc.key_pos(opath)) if cards else None
                 stmt.options.append(ir.Option(str(opt), slot, cards, self.block(opath + ("do",), scope)))
             if not stmt.options:
-                self.error(path + ("options",), "a choice needs at least one option", "choose")
+                self.error(path + ("options",), "a choice needs at least one option", "choose",
+                           "name each option under options, e.g. options: {pass: {}, take: {do: [...]}}")
         return stmt
 
     def card_choice(self, path, spec: dict, scope: Scope) -> ir.CardChoice:
         cards = self.value(path + ("cards",), scope)
         self.expect(cards, CARDISH, "the cards to choose from")
         where = self.value(path + ("where",), scope.with_card(), default=None)
+        self.expect(where, {"bool"}, "a where condition")
         if "count" in spec:
             lo = hi = self.value(path + ("count",), scope)
         else:
@@ -421,41 +652,80 @@ class Checker:
             hi = self.value(path + ("max",), scope, default=None)
         for bound in (lo, hi):
             if bound is not None:
-                self.expect(bound, {"int"}, "a number of cards")
+                self.expect(bound, {"int"}, "how many cards to choose")
         same = spec.get("same")
         if same is not None and same not in self.attrs:
-            self.error(path + ("same",), f"'{same}' is not a card attribute", "name", self.suggest(same, self.attrs))
+            hint = self.suggest(same, self.attrs) or f"the card attributes are {_either(sorted(self.attrs))}"
+            self.error(path + ("same",), f"same: '{same}' is not a card attribute", "name", hint)
         return ir.CardChoice(cards, where, lo, hi, same)
 
     def check_finish(self) -> set:
         names = self.get(("end", "finish"), []) or []
         for i, name in enumerate(names):
             if name not in self.step_names:
-                self.error(("end", "finish", i), f"no step of the turn is named '{name}'", "name",
-                           self.suggest(str(name), self.step_names))
+                hint = self.suggest(str(name), self.step_names) or (
+                    f"the steps are {_and([repr(n) for n in dict.fromkeys(self.step_names)])}" if self.step_names
+                    else "name the steps of turn.steps with step: NAME")
+                self.error(("end", "finish", i), f"no step of the turn is named '{name}'", "name", hint)
         return set(names)
 
     def check_tiebreak(self) -> list:
         out = []
         for i, rule in enumerate(self.get(("tiebreak",), []) or []):
             key = "most" if "most" in rule else "fewest"
-            out.append((1 if key == "most" else -1, self.value(("tiebreak", i, key), Scope())))
+            value = self.value(("tiebreak", i, key), Scope())
+            self.expect(value, {"int"}, f"a tiebreak ({key})")
+            out.append((1 if key == "most" else -1, value))
         return out
 
     def check_recursion(self, procedures: dict) -> None:
-        """Procedures may call each other but not themselves, directly or not."""
-        calls = {name: {s.name for s in _walk(body) if isinstance(s, ir.CallS)} for name, body in procedures.items()}
-        for start in calls:
-            seen, todo = set(), list(calls[start])
-            while todo:
-                name = todo.pop()
-                if name == start:
-                    self.error(self.proc_paths[start], f"procedure '{start}' calls itself", "recursion",
-                               "use a while loop instead")
-                    break
-                if name not in seen:
-                    seen.add(name)
-                    todo.extend(calls.get(name, ()))
+        """Procedures may call each other but not themselves, directly or through others."""
+        calls = {name: [(s.name, s.pos) for s in _walk(body) if isinstance(s, ir.CallS) and s.name in procedures]
+                 for name, body in procedures.items()}
+        for cycle, pos in _cycles(calls):
+            through = f" through {_either([repr(n) for n in cycle[1:-1]])} ({' -> '.join(cycle)})" \
+                if len(cycle) > 2 else ""
+            self.error(pos, f"procedure '{cycle[0]}' calls itself{through}", "recursion",
+                       "rules have no recursion; repeat statements with a while loop instead")
+
+    def check_function_recursion(self) -> None:
+        """Functions may use each other but not themselves, directly or through others."""
+        calls = {name: [(e.fn.name, e.pos) for e in _exprs(fn.body) if isinstance(e, ir.UserCall)]
+                 for name, fn in self.functions.items() if fn.body is not None}
+        for cycle, pos in _cycles(calls):
+            through = f" through {_either([repr(n) for n in cycle[1:-1]])} ({' -> '.join(cycle)})" \
+                if len(cycle) > 2 else ""
+            self.error(pos, f"function '{cycle[0]}' calls itself{through}", "recursion",
+                       "rules have no recursion; count, sum, min, max, any and all go over lists instead")
+            for name in cycle:
+                self.functions[name].body = ir.Lit(pos, "any", None)    # so nothing runs it
+
+    def check_constant(self, expr, what: str, allowed: set) -> None:
+        """Report a use of the game state in something worked out before the game starts."""
+        found = self.state_use(expr, allowed, set())
+        if found is not None:
+            node, reason = found
+            self.error(node.pos, f"{what} is worked out before the game starts, so it cannot use {reason}",
+                       "constant", "use numbers, lists, params and the card's 'for' variables here")
+
+    def state_use(self, expr, allowed: set, seen: set):
+        """The first node of expr that needs the game state, with a description; None if there is none."""
+        for node in _exprs(expr):
+            if isinstance(node, ir.Gen):
+                allowed = allowed | {node.slot}
+            if isinstance(node, ir.ZoneRef):
+                return node, f"the zone '{node.decl.name}'"
+            if isinstance(node, ir.Var):
+                return node, f"the variable '{node.decl.name}'"
+            if isinstance(node, ir.Builtin) and node.name in ("current", "me", "turn"):
+                return node, f"'{node.name}'"
+            if isinstance(node, ir.Local) and node.slot not in allowed:
+                return node, f"'{node.name}', which is only known during play"
+            if isinstance(node, ir.UserCall) and node.fn.name not in seen and node.fn.body is not None:
+                inner = self.state_use(node.fn.body, set(node.fn.params), seen | {node.fn.name})
+                if inner is not None:
+                    return node, f"the function '{node.fn.name}', which uses {inner[1]}"
+        return None
 
     # ---- expressions ----
     def parse(self, path, text: str, kind: str):
@@ -473,7 +743,7 @@ class Checker:
         raw = self.get(path, ...)
         if raw is ... or raw is None:
             if default is ...:
-                self.error(path, f"missing value for '{path[-1]}'", "schema")
+                self.error(path, f"missing value for '{path[-1]}'", "schema", "write an expression here")
                 return ir.Lit(self.pos(path), "any", None)
             return default if default is None else ir.Lit(self.pos(path), _value_type(default), default)
         if isinstance(raw, str):
@@ -484,24 +754,35 @@ class Checker:
                 return ir.Lit(self.pos(path), "any", None)
         return ir.Lit(self.pos(path), _value_type(raw), raw)
 
-    def expect(self, expr, types: set, what: str) -> None:
+    def expect(self, expr, types: set, what: str, hint: str = "") -> bool:
+        """Report expr unless its type is one of types; True when it fits."""
         if expr is None or expr.type == "any" or expr.type in types:
-            return
+            return True
         if "int" in types and expr.type == "player" or "player" in types and expr.type == "int":
-            return
-        if "list" in types and expr.type in ("cards", "zone"):
-            pass
-        want = " or ".join(sorted(_A(t) for t in types))
-        self.error(expr.pos, f"{what} must be {want}, but this is {_A(expr.type)}", "type")
+            return True
+        if expr.type == "value" and types & {"int", "str", "player", "value"}:
+            return True     # a card attribute of unknown kind: checked while playing
+        if isinstance(expr, ir.Param) and self.params[expr.name][1].file != expr.pos.file:
+            # a variant changed a base parameter: the mistake is the variant's value, not the base's rule
+            used = _relative(expr.pos, self.doc.file)
+            self.error(self.params[expr.name][1], f"param '{expr.name}' is {_A(expr.type)} here, but the rules "
+                       f"need {_wanted(types)}", "type", f"it is used as {what} at {used}")
+            return False
+        if isinstance(expr, ir.Param) and expr.type == "null":
+            hint = f"param '{expr.name}' has no value: give it one under params"
+        self.error(expr.pos, f"{what} must be {_wanted(types)}, but this is {_A(expr.type)}", "type",
+                   hint or _type_hint(types, expr.type))
+        return False
 
     def zone_instance(self, node, path, scope: Scope) -> ir.Expr:
         """A single zone: families need an index, per-player zones default to `me`."""
         z = self.resolve(node, path, scope)
-        if z.type == "any":
-            return z
+        if isinstance(z, ir.Lit) and z.type == "any":
+            return z        # already reported
         if not isinstance(z, ir.ZoneRef):
-            self.error(z.pos, f"expected a zone here, but this is {_A(z.type)}", "type",
-                       "name a zone, e.g. hand, draw or side[m]")
+            what = f"'{z.name}', a name for a value" if isinstance(z, ir.Local) else _A(z.type)
+            self.error(z.pos, f"expected a zone here, but this is {what}", "type",
+                       "name the zone itself, e.g. hand, draw or side[m]")
             return ir.Lit(z.pos, "any", None)
         return z
 
@@ -529,21 +810,21 @@ class Checker:
     def r_Name(self, node, pos, path, scope):
         name = node.id
         if name in scope.fn_params:
-            return ir.Local(pos, "any", scope.fn_params[name], name)
+            slot = scope.fn_params[name]
+            return ir.Local(pos, self.slot_types.get(slot, "any"), slot, name)
         if scope.card and name in self.attrs:
-            return ir.CardAttr(pos, "value", name)
+            return ir.CardAttr(pos, self.attr_type(name), name)
         if name in self.slots and "." not in name:
-            return ir.Local(pos, "any", self.slots[name], name)
+            return ir.Local(pos, self.local_type(name), self.slots[name], name)
         if name in self.vars:
             decl = self.vars[name]
-            return ir.Var(pos, "any", decl, None)
+            return ir.Var(pos, self.var_types.get(name, "any"), decl, None)
         if name in self.params:
             return ir.Param(pos, self.param_types[name], name)
         if name in self.zones:
             decl = self.zones[name]
             if decl.per is not None:
-                self.error(pos, f"'{name}' is one zone per value of its family; say which, e.g. {name}[...]",
-                           "zone")
+                self.family_without_index(decl, pos)
                 raise _Unresolved
             return ir.ZoneRef(pos, "zone", decl, None, None)
         if name in BUILTIN_NAMES:
@@ -556,11 +837,25 @@ class Checker:
             raise _Unresolved
         late = self.late_local(name, path)
         if late is not None:
-            return ir.Local(pos, "any", late, name)
+            return ir.Local(pos, self.local_type(name), late, name)
+        if name in KEYWORDS:
+            self.error(pos, f"'{name}' is a keyword and cannot stand here", "syntax",
+                       "a value was expected: a name, a number, a quoted text, a list [...] or (...)")
+            raise _Unresolved
         known = list(self.params) + list(self.zones) + list(self.vars) + list(self.slots) + list(BUILTIN_NAMES)
-        known += list(self.attrs) if scope.card else []
-        self.error(pos, f"unknown name '{name}'", "name", self.suggest(name, [k for k in known if "." not in k]))
+        known += list(self.functions) + list(scope.fn_params) + (list(self.attrs) if scope.card else [])
+        hint = self.suggest(name, [k for k in known if "." not in k and "!" not in k]) or (
+            "declare it under params, zones or vars, or bind it first with let, for or choose")
+        self.error(pos, f"unknown name '{name}'", "name", hint)
         raise _Unresolved
+
+    def family_without_index(self, decl: ir.ZoneDecl, pos: Pos) -> None:
+        """A zone family named without saying which of its zones."""
+        values = self.constant_values(self.get(("zones", decl.name, "per")))
+        example = repr(values[0]) if values else "..."
+        owner = "(p)" if decl.per_player else ""
+        self.error(pos, f"'{decl.name}' is a family of zones, one per value of its 'per' list; say which one",
+                   "zone", f"e.g. {decl.name}{owner}[{example}], or {decl.name}{owner}[m] inside a for loop over them")
 
     def late_local(self, name: str, path) -> int | None:
         """A local bound later in the file (e.g. by a choose in a later step) is still a local."""
@@ -592,65 +887,127 @@ class Checker:
 
     def r_Attr(self, node, pos, path, scope):
         obj = self.resolve(node.obj, path, scope)
+        name_pos = self.find(path, node, r"\.\s*(" + re.escape(node.name) + r")\b")
         if node.name not in self.attrs:
-            self.error(pos, f"no card has the attribute '{node.name}'", "name", self.suggest(node.name, self.attrs))
+            hint = self.suggest(node.name, self.attrs) or f"the card attributes are {_either(sorted(self.attrs))}"
+            self.error(name_pos, f"no card has the attribute '{node.name}'", "name", hint)
             raise _Unresolved
         if obj.type in ("cards", "zone"):
             return ir.GetAttr(pos, "list", obj, node.name)
         if obj.type not in ("card", "any"):
-            self.error(pos, f"'.{node.name}' needs a card or cards, but this is {_A(obj.type)}", "type")
+            self.error(name_pos, f"'.{node.name}' needs a card or cards, but this is {_A(obj.type)}", "type",
+                       "attributes belong to cards, e.g. first(hand).{node.name} or hand.{node.name}")
             raise _Unresolved
-        return ir.GetAttr(pos, "value", obj, node.name)
+        return ir.GetAttr(pos, self.attr_type(node.name), obj, node.name)
+
+    def find(self, path, node, pattern: str) -> Pos:
+        """The position of group 1 of pattern in the DSL text at path, searched from node on."""
+        text = self.get(path)
+        if isinstance(text, str):
+            lines = text.split("\n")
+            line, col = node.at
+            start = sum(len(t) + 1 for t in lines[:line]) + col
+            m = re.compile(pattern).search(text, start)
+            if m:
+                return self.doc.text_pos(path, *_line_col(text, m.start(1)))
+        return self.at(path, node)
 
     def r_Index(self, node, pos, path, scope):
         base = node.obj
         if isinstance(base, S.Name) and base.id in self.zones and self.zones[base.id].per is not None:
             decl = self.zones[base.id]
-            return ir.ZoneRef(pos, "zone", decl, self.resolve(node.index, path, scope), None)
-        if isinstance(base, S.Call) and base.fn in self.zones and self.zones[base.fn].per is not None:
+            return ir.ZoneRef(pos, "zone", decl, self.family_index(decl, node.index, path, scope), None)
+        if isinstance(base, S.Call) and base.fn in self.zones and self.zones[base.fn].per is not None \
+                and base.fn not in FUNCTIONS:
             ref = self.r_Call(base, pos, path, scope, allow_family=True)
-            ref.index = self.resolve(node.index, path, scope)
+            ref.index = self.family_index(self.zones[base.fn], node.index, path, scope)
             return ref
         obj = self.resolve(base, path, scope)
         idx = self.resolve(node.index, path, scope)
-        self.expect(obj, {"list"}, "what is indexed with [...]")
+        if obj.type in ("zone", "cards"):
+            self.error(obj.pos, f"{_A(obj.type)} cannot be indexed with [...]", "type",
+                       "take cards with top N of ..., bottom N of ... or first(...)"
+                       if obj.type == "cards" or obj.decl.per is None else "")
+        else:
+            self.expect(obj, {"list"}, "what is indexed with [...]")
         self.expect(idx, {"int"}, "a list index")
-        return ir.Func(pos, "value", "at", (obj, idx))
+        items = obj.items if isinstance(obj, ir.ListLit) else obj.value if isinstance(obj, ir.Lit) else None
+        if isinstance(items, (list, tuple)) and isinstance(idx, ir.Lit) and isinstance(idx.value, int) \
+                and not isinstance(idx.value, bool) and not 0 <= idx.value < len(items):
+            self.error(idx.pos, f"index {idx.value} is outside the list, which has {len(items)} items", "type",
+                       f"the first item is [0], the last [{len(items) - 1}]" if items else "the list is empty")
+        item = self.elem_type(obj) if obj.type == "list" else "any"
+        return ir.Func(pos, "value" if item == "any" and obj.type == "list" else item, "at", (obj, idx))
+
+    def family_index(self, decl: ir.ZoneDecl, node, path, scope: Scope) -> ir.Expr:
+        """The index of a zone family: one of the values of its 'per' list."""
+        idx = self.resolve(node, path, scope)
+        if not self.expect(idx, {"int", "str", "value"}, f"the index of zone family '{decl.name}'",
+                           f"name one of its values, e.g. {decl.name}[m] inside a for loop over them"):
+            return ir.Lit(idx.pos, "any", None)
+        values = self.constant_values(self.get(("zones", decl.name, "per")))
+        if values is None:
+            return idx
+        if isinstance(idx, ir.Lit) and idx.type != "any":
+            keys = [idx.value]
+        elif isinstance(idx, ir.Param):
+            value = self.params[idx.name][0]
+            keys = list(value.values()) if isinstance(value, dict) else [value]
+        else:
+            return idx
+        for key in keys:
+            if isinstance(key, (list, dict)) or key not in values:
+                shown = ", ".join(repr(v) for v in values)
+                hint = self.suggest(str(key), [str(v) for v in values]) or f"its values are {shown}"
+                self.error(idx.pos, f"{key!r} is not one of the values of zone family '{decl.name}'", "zone", hint)
+                return ir.Lit(idx.pos, "any", None)
+        return idx
 
     def r_Call(self, node, pos, path, scope, allow_family: bool = False):
         fn = node.fn
+        if fn in FUNCTIONS:         # built-ins first: a zone or variable cannot take their names
+            return self.builtin_call(fn, node, pos, path, scope)
         if fn in self.zones:
             return self.zone_call(node, pos, path, scope, allow_family)
         if fn in self.vars:
             decl = self.vars[fn]
-            if not decl.per_player or len(node.args) != 1:
-                self.error(pos, f"'{fn}(...)' takes one player, for a variable that each player has", "type")
+            if not decl.per_player:
+                self.error(pos, f"variable '{fn}' belongs to the table; it takes no player", "type", f"write {fn}")
                 raise _Unresolved
-            return ir.Var(pos, "any", decl, self.resolve(node.args[0], path, scope))
+            if len(node.args) != 1:
+                self.error(pos, f"'{fn}(...)' takes exactly one player, not {len(node.args)} values", "type",
+                           f"e.g. {fn}(current)")
+                raise _Unresolved
+            owner = self.resolve(node.args[0], path, scope)
+            self.expect(owner, {"player"}, "a variable's owner")
+            return ir.Var(pos, self.var_types.get(fn, "any"), decl, owner)
         if fn in self.functions:
             decl = self.functions[fn]
             if len(node.args) != len(decl.params):
-                self.error(pos, f"{fn} takes {len(decl.params)} argument(s), not {len(node.args)}", "type")
+                key = self.fn_keys[fn]
+                self.error(pos, f"function '{fn}' takes {len(decl.params)} argument(s), not {len(node.args)}",
+                           "type", f"it is declared as {key}")
                 raise _Unresolved
             return ir.UserCall(pos, "any", decl, tuple(self.resolve(a, path, scope) for a in node.args))
-        if fn not in FUNCTIONS:
-            known = list(FUNCTIONS) + list(self.functions) + list(self.zones)
-            self.error(pos, f"unknown function '{fn}'", "name", self.suggest(fn, known))
-            raise _Unresolved
-        return self.builtin_call(fn, node, pos, path, scope)
+        known = list(FUNCTIONS) + list(self.functions) + [z for z, d in self.zones.items() if d.per_player]
+        hint = self.suggest(fn, known) or (
+            f"the built-in functions are {', '.join(sorted(FUNCTIONS))}; declare others under functions")
+        self.error(pos, f"unknown function '{fn}'", "name", hint)
+        raise _Unresolved
 
     def zone_call(self, node, pos, path, scope, allow_family):
         decl = self.zones[node.fn]
         if not decl.per_player:
             self.error(pos, f"zone '{decl.name}' belongs to the table; it takes no player", "type",
-                       f"write {decl.name}" + ("[...]" if decl.per is not None else ""))
+                       f"write {decl.name}" + ("[...]" if decl.per is not None else "")
+                       + " without (...); only zones with owner: each belong to a player")
             raise _Unresolved
         if len(node.args) != 1:
-            self.error(pos, f"'{decl.name}(...)' takes exactly one player", "type")
+            self.error(pos, f"'{decl.name}(...)' takes exactly one player, not {len(node.args)} values", "type",
+                       f"e.g. {decl.name}(current)")
             raise _Unresolved
         if decl.per is not None and not allow_family:
-            self.error(pos, f"'{decl.name}' is one zone per value of its family; say which, e.g. "
-                       f"{decl.name}(p)[...]", "zone")
+            self.family_without_index(decl, pos)
             raise _Unresolved
         owner = self.resolve(node.args[0], path, scope)
         self.expect(owner, {"player"}, "a zone's owner")
@@ -660,32 +1017,50 @@ class Checker:
         args = node.args
         if len(args) == 1 and isinstance(args[0], S.Gen):
             if fn not in AGGREGATES:
-                self.error(pos, f"'{fn}' does not take a 'for' generator", "type")
+                self.error(pos, f"'{fn}' does not take a 'for' generator", "type",
+                           "only count, sum, min, max, any and all do")
                 raise _Unresolved
             gen = args[0]
             gpath_pos = self.at(path, gen)
             iterable = self.resolve(gen.iterable, path, scope)
             self.expect(iterable, {"list", "cards", "zone"}, "what a generator goes over")
-            slot = self.slot(gen.var)
+            where = self.find(path, gen, r"\bfor\s+(" + re.escape(gen.var) + r")\b")
+            slot = self.bind(gen.var, self.elem_type(iterable), where)
             expr = self.resolve(gen.expr, path, scope)
+            if fn in ("sum", "min", "max"):
+                self.expect(expr, {"int"}, f"each value {fn} goes over")
+                self.numeric_attr(fn, expr)
+            elif fn in ("any", "all"):
+                self.expect(expr, {"bool"}, f"each value {fn} tests")
             cond = self.resolve(gen.cond, path, scope) if gen.cond is not None else None
+            if cond is not None:
+                self.expect(cond, {"bool"}, "the condition after 'if'")
             g = ir.Gen(gpath_pos, "list", expr, slot, iterable, cond)
             return ir.Func(pos, _RESULT[fn], fn, (g,))
         rargs = tuple(self.resolve(a, path, scope) for a in args)
         want = _ARITY.get(fn, 1)
         if fn in ("min", "max") and len(rargs) >= 2:
+            for a in rargs:
+                self.expect(a, {"int"}, f"each argument of {fn}")
             return ir.Func(pos, "int", fn, rargs)
         if len(rargs) != want:
-            self.error(pos, f"{fn} takes {want} argument(s), not {len(rargs)}", "type")
+            self.error(pos, f"{fn} takes {want} argument, not {len(rargs)}", "type",
+                       "give several values as one list, e.g. [a, b]" if fn in AGGREGATES else "")
             raise _Unresolved
         a = rargs[0]
         if fn in ("count", "size"):
             self.expect(a, {"list", "cards", "zone"}, f"the argument of {fn}")
+        elif fn in ("sum", "min", "max") and a.type in ("zone", "cards"):
+            example = next((t for t in sorted(self.attrs) if self.attr_type(t) == "int"), "ATTRIBUTE")
+            what = args[0].id if isinstance(args[0], S.Name) else "..."
+            self.error(a.pos, f"{fn} works on numbers, but this is {_A(a.type)}", "type",
+                       f"name a number attribute of its cards, e.g. {fn}({what}.{example})")
         elif fn in AGGREGATES:
-            self.expect(a, {"list"}, f"the argument of {fn}")
+            if self.expect(a, {"list"}, f"the argument of {fn}") and fn in ("sum", "min", "max"):
+                self.numeric_attr(fn, a)
         elif fn in ("first", "last"):
             self.expect(a, {"list", "cards", "zone"}, f"the argument of {fn}")
-            return ir.Func(pos, "card" if a.type in ("cards", "zone") else "any", fn, rargs)
+            return ir.Func(pos, self.elem_type(a), fn, rargs)
         elif fn in ("next", "prev"):
             self.expect(a, {"player"}, f"the argument of {fn}")
         elif fn == "reversed":
@@ -695,14 +1070,29 @@ class Checker:
             self.expect(a, {"int"}, "the argument of abs")
         return ir.Func(pos, _RESULT[fn], fn, rargs)
 
+    def numeric_attr(self, fn: str, expr) -> None:
+        """sum, min and max of a card attribute need an attribute whose values are numbers."""
+        if isinstance(expr, (ir.GetAttr, ir.CardAttr)) and self.attr_type(expr.attr) == "str":
+            self.error(expr.pos, f"{fn} works on numbers, but the card attribute '{expr.attr}' holds texts", "type",
+                       f"count the cards instead, e.g. count(... where {expr.attr} == 'x')")
+            return
+        if isinstance(expr, (ir.GetAttr, ir.CardAttr)) and self.attr_type(expr.attr) == "value":
+            kinds = self.attr_types.get(expr.attr)
+            if kinds and "str" in kinds:
+                self.error(expr.pos, f"{fn} works on numbers, but some values of the card attribute "
+                           f"'{expr.attr}' are texts", "type", f"make every value of '{expr.attr}' a number")
+
     def r_Gen(self, node, pos, path, scope):
-        self.error(pos, "a 'for' generator may only stand inside count, sum, min, max, any or all", "syntax")
+        self.error(pos, "a 'for' generator may only stand inside count, sum, min, max, any or all", "syntax",
+                   "e.g. sum(v for v in values if v > 0)")
         raise _Unresolved
 
     def r_BinOp(self, node, pos, path, scope):
         left, right = self.resolve(node.left, path, scope), self.resolve(node.right, path, scope)
         for side in (left, right):
             self.expect(side, {"int"}, f"each side of '{node.op}'")
+        if node.op in ("/", "%") and isinstance(right, ir.Lit) and right.value == 0 and right.type == "int":
+            self.error(right.pos, "division by zero", "type", f"'{node.op}' needs a number other than 0 on its right")
         return ir.Bin(pos, "int", node.op, left, right)
 
     def r_Compare(self, node, pos, path, scope):
@@ -710,6 +1100,12 @@ class Checker:
         if node.op not in ("==", "!="):
             for side in (left, right):
                 self.expect(side, {"int"}, f"each side of '{node.op}'")
+        else:
+            kinds = {_KIND_OF.get(left.type), _KIND_OF.get(right.type)}
+            if None not in kinds and len(kinds) == 2 and kinds != {"number", "scalar"} and kinds != {"text", "scalar"}:
+                self.error(pos, f"'{node.op}' compares {_A(left.type)} with {_A(right.type)}, which are never equal",
+                           "type", _type_hint({"int"}, "zone") if kinds == {"cards", "number"}
+                           else "compare values of the same kind")
         return ir.Cmp(pos, "bool", node.op, left, right)
 
     def r_In(self, node, pos, path, scope):
@@ -737,6 +1133,11 @@ class Checker:
         cond = self.resolve(node.cond, path, scope)
         self.expect(cond, {"bool"}, "the condition of if")
         then, orelse = self.resolve(node.then, path, scope), self.resolve(node.orelse, path, scope)
+        kinds = {_KIND_OF.get(then.type), _KIND_OF.get(orelse.type)}
+        if None not in kinds and len(kinds) == 2 and kinds != {"number", "scalar"} and kinds != {"text", "scalar"}:
+            self.error(orelse.pos, f"the two branches of this if give different kinds of values: "
+                       f"{_A(then.type)} after then, {_A(orelse.type)} after else", "type",
+                       "both branches must give the same kind of value")
         typ = then.type if then.type == orelse.type else "any"
         return ir.Cond(pos, typ, cond, then, orelse)
 
@@ -762,7 +1163,31 @@ _RESULT = {"count": "int", "size": "int", "sum": "int", "min": "int", "max": "in
            "first": "any", "last": "any", "reversed": "list", "next": "player", "prev": "player", "abs": "int"}
 
 
+def _line_col(text: str, offset: int) -> tuple:
+    """0-based (line, col) of a character offset in text."""
+    line = text.count("\n", 0, offset)
+    return line, offset - (text.rfind("\n", 0, offset) + 1)
+
+
+def _relative(pos: Pos, beside: str) -> str:
+    """pos with its file named relative to the directory of the file `beside`."""
+    return f"{os.path.relpath(pos.file, os.path.dirname(os.path.abspath(beside)))}:{pos.line}:{pos.col}"
+
+
+def _covers(key, n: int) -> bool:
+    """Whether the by_players key (3 or 3-4) includes player count n."""
+    m = RANGE_KEY.match(str(key))
+    return bool(m) and int(m.group(1)) <= n <= int(m.group(2) or m.group(1))
+
+
+# What == can compare: values of different kinds here are never equal.
+_KIND_OF = {"int": "number", "player": "number", "str": "text", "value": "scalar", "bool": "bool", "list": "list",
+            "cards": "cards", "zone": "cards", "card": "card"}
+
+
 def _value_type(value) -> str:
+    if value is None:
+        return "null"
     if isinstance(value, bool):
         return "bool"
     if isinstance(value, int):
@@ -774,12 +1199,110 @@ def _value_type(value) -> str:
     return "any"
 
 
+def _show(value) -> str:
+    """A YAML value in words, for a message."""
+    if value is None:
+        return "empty (null)"
+    return "a list" if isinstance(value, list) else "a mapping" if isinstance(value, dict) else repr(value)
+
+
 def _A(t: str) -> str:
     """Type name with its article, for messages."""
-    words = {"int": "a number", "bool": "a condition (true/false)", "str": "a text", "list": "a list",
+    words = {"int": "a number", "bool": "a condition (true or false)", "str": "a text", "list": "a list",
              "card": "a card", "cards": "a set of cards", "zone": "a zone", "player": "a player",
-             "value": "a value", "any": "a value"}
+             "value": "a value", "any": "a value", "null": "an empty value (null)"}
     return words.get(t, t)
+
+
+_TYPE_ORDER = ["zone", "cards", "list", "card", "int", "str", "bool", "player", "value"]
+
+
+def _wanted(types: set) -> str:
+    """What a place needs, in words: 'a number', 'true or false', 'a zone, a set of cards or a list'."""
+    ordered = sorted((t for t in types if t != "any"), key=lambda t: _TYPE_ORDER.index(t) if t in _TYPE_ORDER else 99)
+    return _either(["true or false" if t == "bool" else _A(t) for t in ordered])
+
+
+def _type_hint(want: set, got: str) -> str:
+    """What to write instead, for the common type mistakes."""
+    if "int" in want and got in ("zone", "cards"):
+        return "count(...) gives how many cards there are"
+    if "int" in want and got == "list":
+        return "count(...) gives how many items a list has, sum(...) their total"
+    if "int" in want and got == "str":
+        return "a text is not a number"
+    if "int" in want and got == "bool":
+        return "a condition is true or false, not a number; write if ... then 1 else 0"
+    if "bool" in want and got in ("int", "value", "str", "player"):
+        return "compare it to get true or false, e.g. ... > 0 or ... == 'x'"
+    if "bool" in want and got in ("zone", "cards", "list"):
+        return "test it, e.g. count(...) > 0"
+    if "player" in want:
+        return "a player is current, me, a seat number or next(current)"
+    if "cards" in want and got == "card":
+        return "this is a single card; take a set of cards instead, e.g. top of hand or hand where ..."
+    if want <= {"list", "cards", "zone", "any"} and got in ("int", "str", "bool", "value", "player", "card"):
+        if "list" not in want:
+            return "give a zone or a set of cards, e.g. hand or top 2 of draw"
+        return "give a zone, a set of cards or a list, e.g. hand or [1, 2]"
+    return ""
+
+
+def _and(words: list) -> str:
+    """'a', 'a and b', 'a, b and c'."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _either(words: list) -> str:
+    """'a', 'a or b', 'a, b or c'."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _exprs(expr):
+    """expr and every expression inside it (not into the bodies of the functions it calls)."""
+    if not isinstance(expr, ir.Expr):
+        return
+    yield expr
+    for f in dataclasses.fields(expr):
+        value = getattr(expr, f.name)
+        if isinstance(value, ir.Expr):
+            yield from _exprs(value)
+        elif isinstance(value, (list, tuple)):
+            for item in value:
+                yield from _exprs(item)
+
+
+def _cycles(calls: dict):
+    """Each cycle of a call graph {name: [(callee, pos)]} once: (names from first to first again, pos of its
+    first call)."""
+    reported: set = set()
+    for start in calls:
+        path: list = []
+
+        def visit(name, pos):
+            if name in [n for n, _ in path]:
+                i = [n for n, _ in path].index(name)
+                cycle = path[i:]
+                key = frozenset(n for n, _ in cycle)
+                if key not in reported and cycle[0][0] == start:
+                    reported.add(key)
+                    names = [n for n, _ in cycle] + [name]
+                    return names, (cycle[1][1] if len(cycle) > 1 else pos)
+                return None
+            path.append((name, pos))
+            try:
+                for callee, cpos in calls.get(name, ()):
+                    if callee in calls:
+                        found = visit(callee, cpos)
+                        if found:
+                            return found
+            finally:
+                path.pop()
+            return None
+
+        found = visit(start, None)
+        if found:
+            yield found
 
 
 def _walk(stmts):
@@ -794,7 +1317,18 @@ def _walk(stmts):
 
 def check(doc: Document, overrides: dict | None = None) -> ir.Ruleset:
     """Resolve and check a loaded, schema-valid document; raise RulesetError with every error."""
-    checker = Checker(doc, overrides)
+    types: dict = {}
+    for _ in range(3):      # first passes learn what each local name is bound to (a let may copy another)
+        trial = Checker(doc, overrides, types)
+        try:
+            trial.check()
+        except (RulesetError, _Unresolved):
+            pass
+        learnt = {name: next(iter(kinds)) if len(kinds) == 1 else "any" for name, kinds in trial.bound.items()}
+        if learnt == types:
+            break
+        types = learnt
+    checker = Checker(doc, overrides, types)
     try:
         return checker.check()
     except RulesetError:

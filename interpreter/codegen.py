@@ -160,12 +160,12 @@ class GeneratedProgram(Program):
         return f"sum({self.seq(a, env)})"
 
     def gf_min(self, e, env, *args):
-        return self.extreme("min", args, env)
+        return self.extreme_src("min", args, env)
 
     def gf_max(self, e, env, *args):
-        return self.extreme("max", args, env)
+        return self.extreme_src("max", args, env)
 
-    def extreme(self, fn, args, env):
+    def extreme_src(self, fn, args, env):
         if len(args) > 1:
             return f"{fn}(" + ", ".join(self.x(a, env) for a in args) + ")"
         return f"{fn}({self.seq(args[0], env)}, default=0)"
@@ -189,13 +189,13 @@ class GeneratedProgram(Program):
         """A list or a generator expression for an aggregate's argument."""
         if isinstance(a, ir.Gen):
             v, it, cond = self.gen_parts(a, env)
-            expr = self.x(a.expr, dict(env, **{a.slot: v}))
+            expr = self.x(a.expr, {**env, a.slot: v})
             return f"[{expr} for {v} in {it}" + (f" if {cond}]" if cond else "]")
         return self.x(a, env)
 
     def gen_parts(self, g: ir.Gen, env):
         v = self.fresh("v")
-        inner = dict(env, **{g.slot: v})
+        inner = {**env, g.slot: v}
         cond = self.x(g.cond, inner) if g.cond is not None else None
         return v, f"list({self.x(g.iterable, env)})", cond
 
@@ -235,7 +235,7 @@ class GeneratedProgram(Program):
             if all(isinstance(a, _PURE) for a in e.args):
                 return self.x(subst(e.fn.body, dict(zip(e.fn.params, e.args))), env)
             names = [self.fresh("p") for _ in e.args]
-            inner = dict(env, **dict(zip(e.fn.params, names)))
+            inner = {**env, **dict(zip(e.fn.params, names))}
             args = ", ".join(self.x(a, env) for a in e.args)
             return f"(lambda {', '.join(names)}: {self.x(e.fn.body, inner)})({args})"
         finally:
@@ -268,7 +268,7 @@ class GeneratedProgram(Program):
 
     def g_Filter(self, e, env):
         v = self.fresh("c")
-        cond = self.x(e.cond, dict(env, **{"@card": v}))
+        cond = self.x(e.cond, {**env, "@card": v})
         return f"[{v} for {v} in {self.x(e.cards, env)} if {cond}]"
 
     def g_TopN(self, e, env):
@@ -546,7 +546,7 @@ class _Helpers:
 
     @staticmethod
     def top(xs, n):
-        return xs[len(xs) - n:] if n > 0 else []
+        return xs[max(0, len(xs) - n):] if n > 0 else []
 
     @staticmethod
     def bottom(xs, n):

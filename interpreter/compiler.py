@@ -13,7 +13,7 @@ import re
 from . import engine as E
 from . import ir
 from .decisions import CardSpec, Decision
-from .errors import Pos, RuleRuntimeError
+from .errors import Diagnostic, Pos, RuleRuntimeError, RulesetError
 from .runtime import Runtime
 from .statements import Statements
 
@@ -90,6 +90,10 @@ class Program(Statements, Runtime):
                 attrs["name"] = _format(kind.template, binding)
                 if n <= 0:
                     continue
+                if attrs["name"] in self.type_names:
+                    raise RulesetError([Diagnostic(
+                        kind.pos, f"two card types are both named '{attrs['name']}'", "card-name",
+                        "put every 'for' variable into the name template, e.g. \"{colour}:{rank}\"")])
                 t = len(self.type_names)
                 self.type_names.append(attrs["name"])
                 self.type_attrs.append(attrs)
@@ -98,7 +102,9 @@ class Program(Statements, Runtime):
                 start.extend([z] * n)
         self.card_type, self.card_start = card_type, start
         self.type_index = {name: t for t, name in enumerate(self.type_names)}
-        names = {a for attrs in self.type_attrs for a in attrs}
+        names = {a for attrs in self.type_attrs for a in attrs} | {"kind", "name"}
+        for kind in self.rules.cards:      # every declared attribute has a table, even with no cards
+            names |= {var for var, _, _ in kind.loops} | {a for a, _ in kind.attrs}
         self.attr_tables = {a: [self.type_attrs[t].get(a) for t in card_type] for a in names}
         self.type_tables = {a: [attrs.get(a) for attrs in self.type_attrs] for a in names}
 
@@ -351,10 +357,12 @@ class Program(Statements, Runtime):
 
         def run(st, c):
             out, vars_ = [], st.vars
+            keep = vars_[slot]          # a generator's name is local to it
             for v in list(it(st, c)):
                 vars_[slot] = v
                 if cond is None or cond(st, c):
                     out.append(expr(st, c))
+            vars_[slot] = keep
             return out
         return run
 
@@ -454,7 +462,8 @@ class Program(Statements, Runtime):
         cards = self.expr(e.cards)
         keyed, rest = [], []
         for part in _conjuncts(e.cond):
-            if (isinstance(part, ir.Cmp) and part.op == "==" and isinstance(part.left, ir.CardAttr)
+            # only the leading equality tests are hoisted: the parts run in the order written
+            if (not rest and isinstance(part, ir.Cmp) and part.op == "==" and isinstance(part.left, ir.CardAttr)
                     and not _uses_card(part.right)):
                 keyed.append((self.attr_tables[part.left.attr], self.expr(part.right)))
             else:
@@ -483,7 +492,7 @@ class Program(Statements, Runtime):
         count = self.expr(e.count) if e.count is not None else (lambda st, c: 1)
         if e.bottom:
             return lambda st, c: cards(st, c)[:max(0, count(st, c))]
-        return lambda st, c: (lambda xs, n: xs[len(xs) - n:] if n > 0 else [])(cards(st, c), count(st, c))
+        return lambda st, c: (lambda xs, n: xs[max(0, len(xs) - n):] if n > 0 else [])(cards(st, c), count(st, c))
 
     def x_ListLit(self, e):
         items = [self.expr(i) for i in e.items]

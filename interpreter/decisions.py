@@ -109,7 +109,7 @@ class Decision:
         if self.kind == "cards":
             return self.cards.payloads(st)
         if self.kind == "value":
-            vals = self.values(st, None)
+            vals = list(dict.fromkeys(self.values(st, None)))   # a repeated value is one move
             if self.where is None:
                 return [(v,) for v in vals]
             out, slot, vars_ = [], self.slot, st.vars
@@ -147,13 +147,24 @@ class Decision:
         if self.kind == "cards":
             return f"{self.name}: {self.cards.text(move)}"
         if self.kind == "value":
-            return f"{self.name}: {move[0]}"
+            return f"{self.name}: {show(move[0])}"
         i, payload = move
         name, _, spec = self.options[i]
         return name if spec is None else f"{name}: {spec.text(payload)}"
 
 
+def show(value) -> str:
+    """A value as the rules language writes it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
 def normalise(text: str) -> str:
-    """Move text compared loosely: no spaces, × or x-between-number-and-name as *."""
+    """Move text compared loosely: spaces and case ignored, × for *, card terms in any order."""
     t = "".join(text.split()).replace("×", "*").lower()
-    return t
+    head, sep, terms = t.partition(":")       # names of decisions and options hold no ':'
+
+    if "*" in terms and "+" in terms:
+        terms = "+".join(sorted(terms.split("+")))
+    return head + sep + terms

@@ -8,7 +8,7 @@ from .codegen import GeneratedProgram
 from .compiler import Program
 
 BACKENDS = {"generated": GeneratedProgram, "closures": Program}
-from .errors import RulesetError, UsageError
+from .errors import Diagnostic, Pos, RuleRuntimeError, RulesetError, UsageError
 
 
 class Game:
@@ -52,10 +52,16 @@ def load_game(path: str, overrides: dict | None = None) -> Game:
 
 def validate_file(path: str, overrides: dict | None = None) -> list:
     """Every diagnostic for a ruleset file (empty when it is valid), compiling every player count."""
+    n = None
     try:
         game = load_game(path, overrides)
         for n in range(game.rules.min_players, game.rules.max_players + 1):
             game.program(n)
     except RulesetError as exc:
         return exc.diagnostics
+    except RuleRuntimeError as exc:
+        # a rule that fails while being compiled for a player count (a constant that does not fit)
+        pos = exc.pos or Pos(path, 1, 1)
+        return [Diagnostic(pos, str(exc).removeprefix(f"{pos}: "), "compile",
+                           f"this happens with {n} players" if n else "")]
     return []

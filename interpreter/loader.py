@@ -1,6 +1,7 @@
 """Load a ruleset's YAML into plain data plus a map from every path to file:line:col."""
 from __future__ import annotations
 
+import difflib
 import os
 from dataclasses import dataclass, field
 from typing import Any
@@ -128,15 +129,85 @@ class _Loader(yaml.SafeLoader):
     """SafeLoader: no Python object tags can be constructed."""
 
 
-def _yaml_error(file: str, exc: yaml.YAMLError) -> Diagnostic:
-    """A YAML syntax error as a positioned diagnostic."""
-    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
-    line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+def _yaml_error(file: str, exc: yaml.YAMLError, text: str = "") -> Diagnostic:
+    """A YAML syntax error as a positioned diagnostic, in words for the common mistakes."""
+    problem_mark = getattr(exc, "problem_mark", None)
+    context_mark = getattr(exc, "context_mark", None)
+    mark = problem_mark or context_mark
     problem = getattr(exc, "problem", None) or str(exc)
-    context = getattr(exc, "context", None)
-    msg = f"YAML syntax error: {problem}" + (f" ({context})" if context else "")
-    return Diagnostic(Pos(file, line, col), msg, "yaml-syntax",
-                      "check indentation, colons and quotes on this line or the one before")
+    context = getattr(exc, "context", None) or ""
+    message, hint = f"YAML syntax error: {problem}" + (f" ({context})" if context else ""), \
+        "check indentation, colons and quotes on this line or the one before"
+    if "'\\t'" in problem:
+        message, hint = "YAML syntax error: a tab character; YAML indents with spaces only", \
+            "replace the tab with spaces"
+    elif context.startswith("while parsing a flow") and context_mark is not None:
+        bracket = "[" if "sequence" in context else "{"
+        closer = "]" if bracket == "[" else "}"
+        where = f"line {problem_mark.line + 1}" if problem_mark else "the end of the file"
+        mark = context_mark
+        message = f"YAML syntax error: this '{bracket}' is never closed (found {_found(problem)} on {where})"
+        hint = f"add '{closer}' at the end of the {'list' if bracket == '[' else 'mapping'}"
+    elif "quoted scalar" in context and context_mark is not None:
+        mark = context_mark
+        message, hint = "YAML syntax error: this quoted text is never closed", \
+            "end it with the same quote it starts with, on the same line"
+    elif problem.startswith("expected <block end>") and problem_mark is not None \
+            and _open_quote(text, problem_mark.line) is not None:
+        mark = _open_quote(text, problem_mark.line)
+        message, hint = "YAML syntax error: this quoted text is not closed on its line", \
+            "end it with the same quote it starts with; an open quote swallows the lines after it"
+    elif problem.startswith("expected <block end>"):
+        message, hint = "YAML syntax error: this line is indented differently from the lines before it", \
+            "entries of one mapping or list must start in the same column"
+    elif problem == "mapping values are not allowed here":
+        message, hint = "YAML syntax error: a second ':' on this line", \
+            "put one key: value on each line, and quote a value that contains ': '"
+    elif "another document" in problem:
+        message, hint = "YAML syntax error: a second document in the file ('---')", \
+            "a ruleset is one YAML document: remove the '---' line and join the parts"
+    elif problem == "could not find expected ':'":
+        message, hint = "YAML syntax error: a line without 'key: value' inside a mapping", \
+            "write key: value, start a list item with '- ', or join the line to the one before"
+    line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+    return Diagnostic(Pos(file, line, col), message, "yaml-syntax", hint)
+
+
+class _Mark:
+    """A 0-based line and column, like a yaml Mark."""
+
+    def __init__(self, line: int, column: int):
+        self.line, self.column = line, column
+
+
+def _open_quote(text: str, before: int):
+    """The opening quote of a quoted text left open on one of the lines just before line `before`."""
+    lines = text.split("\n")
+    for n in range(before - 1, max(-1, before - 30), -1):
+        line = lines[n] if n < len(lines) else ""
+        quote, start, i = None, 0, 0
+        while i < len(line):
+            ch = line[i]
+            if quote is None and ch == "#" and (i == 0 or line[i - 1] in " \t"):
+                break
+            if quote is None and ch in "'\"" and (i == 0 or line[i - 1] in " \t[{,:-"):
+                quote, start = ch, i
+            elif quote == '"' and ch == "\\":
+                i += 1
+            elif quote == "'" and ch == "'" and line[i + 1:i + 2] == "'":
+                i += 1
+            elif ch == quote:
+                quote = None
+            i += 1
+        if quote is not None:
+            return _Mark(n, start)
+    return None
+
+
+def _found(problem: str) -> str:
+    """What a YAML parser found instead, from its message ("expected ',' or ']', but got ':'")."""
+    found = problem.rsplit("but got ", 1)[-1] if "but got " in problem else "something else"
+    return "the end of the file" if found == "'<stream end>'" else found
 
 
 class _Builder:
@@ -163,7 +234,20 @@ class _Builder:
         self.doc.values[path] = scalar
         if isinstance(node, yaml.SequenceNode):
             return [self.build(item, path + (i,), depth + 1) for i, item in enumerate(node.value)]
-        value = _Loader.construct_scalar_value(node)
+        try:
+            value = _Loader.construct_scalar_value(node)
+        except yaml.YAMLError:
+            tag = node.tag.replace("tag:yaml.org,2002:", "!!")
+            self.errors.error(self.pos(node), f"the YAML tag '{tag}' is not allowed in a ruleset", "yaml-tag",
+                              "remove the tag: a ruleset holds plain numbers, words, lists and mappings")
+            value = node.value
+        except (ValueError, TypeError, AttributeError, OverflowError):
+            tag = node.tag.replace("tag:yaml.org,2002:", "!!")
+            self.errors.error(self.pos(node), f"'{node.value}' is not a valid {tag}", "yaml-tag",
+                              f"remove the tag {tag}, or write a value that fits it")
+            value = node.value
+        if not isinstance(value, (str, int, float, bool, type(None))):
+            value = str(node.value)     # dates, binary and other YAML types are read as their text
         if isinstance(value, str) and node.start_mark.buffer is not None:
             scalar.src = node.start_mark.buffer[node.start_mark.index:node.end_mark.index]
             scalar.value = value
@@ -187,10 +271,15 @@ class _Builder:
         out: dict = {}
         for key_node, value_node in node.value:
             if not isinstance(key_node, yaml.ScalarNode):
-                self.errors.error(self.pos(key_node), "a key must be a plain name", "bad-key")
+                self.errors.error(self.pos(key_node), "a key must be a plain name", "bad-key",
+                                  "write the key as a word, not as a list or mapping")
                 continue
-            key = _Loader.construct_scalar_value(key_node)
-            key = key if isinstance(key, (str, int)) else str(key)
+            try:
+                key = _Loader.construct_scalar_value(key_node)
+            except (yaml.YAMLError, ValueError, TypeError, AttributeError, OverflowError):
+                key = key_node.value
+            if isinstance(key, bool) or not isinstance(key, (str, int)):
+                key = key_node.value    # `on:`, `no:` or `null:` name things; only numbers stay numbers (by_players)
             if key in out:
                 first = self.doc.keys[path + (key,)]
                 self.errors.error(self.pos(key_node), f"duplicate key '{key}' (first defined at line {first.line})",
@@ -230,7 +319,7 @@ def _load_one(file: str) -> Document:
     try:
         node = yaml.compose(text, Loader=_Loader)
     except yaml.YAMLError as exc:
-        raise RulesetError([_yaml_error(file, exc)]) from None
+        raise RulesetError([_yaml_error(file, exc, text)]) from None
     if node is None:
         raise RulesetError([Diagnostic(Pos(file, 1, 1), "the file is empty", "empty",
                                        "a ruleset needs at least name, players, zones and turn")])
@@ -240,9 +329,10 @@ def _load_one(file: str) -> Document:
 
 
 def _merge(base: Document, top: Document, into: Document, path: Path = ()) -> Any:
-    """Deep-merge top over base (mappings merge, everything else replaces)."""
+    """Deep-merge top over base: mappings merge, except by_players tables (a variant gives the whole table);
+    everything else replaces."""
     b, t = _get(base.data, path), _get(top.data, path)
-    if isinstance(b, dict) and isinstance(t, dict):
+    if isinstance(b, dict) and isinstance(t, dict) and path[-1:] != ("by_players",):
         into.values[path] = top.values.get(path) or base.values.get(path)
         out = {}
         for key in list(b) + [k for k in t if k not in b]:
@@ -282,15 +372,26 @@ def load(file: str, _seen: tuple = ()) -> Document:
         return doc
     pos = doc.pos(("extends",))
     if not isinstance(base_name, str):
-        raise RulesetError([Diagnostic(pos, "extends must name a ruleset file", "bad-extends")])
+        raise RulesetError([Diagnostic(pos, "extends must name a ruleset file", "bad-extends",
+                                       "e.g. extends: r_eco.yaml, relative to this file")])
     base_file = os.path.normpath(os.path.join(os.path.dirname(file), base_name))
     if os.path.abspath(base_file) in _seen + (os.path.abspath(file),):
         raise RulesetError([Diagnostic(pos, f"extends '{base_name}' leads back to this file", "bad-extends",
                                        "a variant extends a base; the base must not extend the variant")])
     if not os.path.isfile(base_file):
+        try:
+            names = sorted(n for n in os.listdir(os.path.dirname(base_file) or ".") if n.endswith((".yaml", ".yml")))
+        except OSError:
+            names = []
+        close = difflib.get_close_matches(os.path.basename(base_file), names, n=1, cutoff=0.6)
+        hint = f"did you mean '{os.path.join(os.path.dirname(base_name), close[0])}'?" if close else \
+            "name the base ruleset relative to this file"
         raise RulesetError([Diagnostic(pos, f"extends '{base_name}': no such file beside {os.path.basename(file)}",
-                                       "bad-extends", "name the base ruleset relative to this file")])
+                                       "bad-extends", hint)])
     base = load(base_file, _seen + (os.path.abspath(file),))
+    if not isinstance(base.data, dict):
+        raise RulesetError([Diagnostic(pos, f"extends '{base_name}': that file is not a ruleset (a mapping of keys)",
+                                       "bad-extends", "name the base ruleset file, such as r_eco.yaml")])
     merged = Document(None, file, sources=base.sources + [file])
     merged.data = _merge(base, doc, merged)
     merged.data.pop("extends", None)

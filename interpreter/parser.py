@@ -1,15 +1,17 @@
 """Parse DSL strings with the lark grammar into syntax nodes (see syntax.py)."""
 from __future__ import annotations
 
+import difflib
 import functools
 import os
 
-from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark import Lark, Token, Transformer, Tree, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from . import syntax as S
 
 GRAMMAR = os.path.join(os.path.dirname(__file__), "grammar.lark")
+MAX_NESTING = 100   # deeper than any rule needs; deeper still would overflow the stages after parsing
 START = {"expr": "start_expr", "stmt": "start_stmt", "for": "start_for", "sig": "start_sig"}
 
 
@@ -149,44 +151,300 @@ class _ToNodes(Transformer):
         return S.ListExpr(tuple(i for i in items if i is not None), at=_at(meta))
 
 
-_TOKEN_WORDS = {
-    "NAME": "a name", "NUMBER": "a number", "STRING": "a quoted string", "COMPOP": "a comparison",
-    "ADDOP": "'+' or '-'", "MULOP": "'*', '/' or '%'", "LPAR": "'('", "RPAR": "')'", "LSQB": "'['",
-    "RSQB": "']'", "COMMA": "','", "DOT": "'.'", "EQUAL": "'='", "$END": "the end of the text",
-}
+# ---- syntax errors in words a game designer understands ------------------------------------------
+
+_SYMBOLS = {"LPAR": "(", "RPAR": ")", "LSQB": "[", "RSQB": "]", "COMMA": ",", "DOT": ".", "EQUAL": "=",
+            "MINUS": "-"}
+_WORDS = {"NAME": "a name", "NUMBER": "a number", "STRING": "a quoted text", "COMPOP": "a comparison",
+          "ADDOP": "'+' or '-'", "MULOP": "'*', '/' or '%'", "$END": "the end of the text"}
+# Tokens that can start a value, and tokens that can end one.
+_STARTS_VALUE = {"NAME", "NUMBER", "STRING", "LPAR", "LSQB", "MINUS", "_TRUE", "_FALSE", "_NOT", "_IF", "_TOP",
+                 "_BOTTOM"}
+_ENDS_VALUE = {"NAME", "NUMBER", "STRING", "RPAR", "RSQB", "_TRUE", "_FALSE"}
+_STATEMENTS = ("_MOVE", "_SHUFFLE", "_DEAL", "_LET", "_SET", "_EXTRA", "_CALL", "_END")
+# The written form of each construct, by the keyword that opens it.
+_FORMS = {"_MOVE": "move CARDS to ZONE", "_SHUFFLE": "shuffle ZONE",
+          "_DEAL": "deal COUNT from ZONE to ZONE [starting PLAYER]", "_LET": "let NAME = VALUE",
+          "_SET": "set NAME[(PLAYER)] = VALUE", "_EXTRA": "extra turn", "_CALL": "call PROCEDURE",
+          "_END": "end game", "_TOP": "top [COUNT] of CARDS", "_BOTTOM": "bottom [COUNT] of CARDS",
+          "_IF": "if CONDITION then VALUE else VALUE", "_FOR": "VALUE for NAME in LIST [if CONDITION]"}
+# Which opening keywords a structural token belongs to.
+_OPENERS = {"_TO": ("_MOVE", "_DEAL"), "_FROM": ("_DEAL",), "_STARTING": ("_DEAL",), "EQUAL": ("_LET", "_SET"),
+            "_TURN": ("_EXTRA",), "_GAME": ("_END",), "_OF": ("_TOP", "_BOTTOM"), "_THEN": ("_IF",),
+            "_ELSE": ("_IF",), "_IN": ("_FOR",)}
+_CLOSES = {"RPAR": "LPAR", "RSQB": "LSQB"}
+_KEYWORDS = {"_MOVE", "_TO", "_SHUFFLE", "_DEAL", "_FROM", "_STARTING", "_LET", "_SET", "_EXTRA", "_TURN", "_CALL",
+             "_END", "_GAME", "_WHERE", "_TOP", "_BOTTOM", "_OF", "_IF", "_THEN", "_ELSE", "_OR", "_AND", "_NOT",
+             "_IN", "_FOR", "_TRUE", "_FALSE"}
+_ORDER = ["_TO", "_FROM", "_OF", "_THEN", "_ELSE", "EQUAL", "_IN", "_FOR", "_STARTING", "_TURN", "_GAME", "RPAR",
+          "RSQB", "COMMA"]
+_VALUE_HINT = "a value is a name, a number, a quoted text, a list [...] or an expression in (...)"
+_CHAR_HINTS = {"!": "write 'not' to negate, or '!=' for 'is not equal to'", "&": "write 'and'", "|": "write 'or'",
+               "=": "write '==' to compare", "'": "a quoted text must end on the same line with the same quote",
+               '"': "a quoted text must end on the same line with the same quote"}
+_KIND = {"expr": "expression", "stmt": "statement", "for": "loop head", "sig": "function name"}
+
+
+def _word(term: str) -> str:
+    """How a terminal is written, for a message: 'to', ')', a name."""
+    if term in _WORDS:
+        return _WORDS[term]
+    if term in _SYMBOLS:
+        return f"'{_SYMBOLS[term]}'"
+    if term.startswith("_") and term[1:].isalpha():
+        return f"'{term[1:].lower()}'"
+    return term
+
+
+def _show(tok) -> str:
+    """A token as a message shows it: 'to', 'hand', a quoted text as written, the end of the text."""
+    if tok.type == "$END":
+        return "the end of the text"
+    return str(tok) if tok.type == "STRING" else f"'{tok}'"
+
+
+def _either(words: list) -> str:
+    if not words:
+        return "nothing more"
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
 def _describe(expected) -> str:
-    """A short human list of what the parser expected."""
-    words = []
-    for name in sorted(expected):
-        word = _TOKEN_WORDS.get(name)
-        if word is None:
-            word = f"'{name.lower()}'" if name.isalpha() else name
-        if word not in words:
-            words.append(word)
-    if len(words) > 6:
-        words = words[:6] + ["…"]
-    return ", ".join(words)
+    """A short list of what fits here: the keywords or brackets the construct needs, else 'a value'."""
+    structural = [t for t in _ORDER if t in expected]
+    if structural:
+        return _either([_word(t) for t in structural])
+    if expected and set(expected) <= _STARTS_VALUE:
+        return "a value"
+    if "$END" in expected:
+        return "an operator or the end of the text"
+    return _either(sorted({_word(t) for t in expected})[:6])
 
 
-def _error(text: str, exc: UnexpectedInput, kind: str) -> DSLSyntaxError:
-    """Turn a lark error into a friendly positioned message."""
-    line, col = (exc.line - 1, exc.column - 1) if getattr(exc, "line", -1) and exc.line > 0 else (0, len(text))
-    if isinstance(exc, UnexpectedCharacters):
-        ch = text.splitlines()[line][col] if line < len(text.splitlines()) else "?"
-        return DSLSyntaxError(line, col, f"unexpected character '{ch}'",
-                              "strings are quoted with ' or \"; names use letters, digits and _")
-    if isinstance(exc, UnexpectedEOF) or (isinstance(exc, UnexpectedToken) and exc.token.type == "$END"):
-        lines = text.splitlines() or [""]
-        return DSLSyntaxError(len(lines) - 1, len(lines[-1]), f"the {_KIND[kind]} ends too early",
-                              f"expected {_describe(exc.expected)}")
-    tok = exc.token
-    return DSLSyntaxError(line, col, f"unexpected '{tok}' in this {_KIND[kind]}",
-                          f"expected {_describe(exc.expected)}")
+def _offset_pos(text: str, offset: int) -> tuple:
+    """0-based (line, col) of a character offset."""
+    line = text.count("\n", 0, offset)
+    return line, offset - (text.rfind("\n", 0, offset) + 1)
 
 
-_KIND = {"expr": "expression", "stmt": "statement", "for": "loop head", "sig": "function name"}
+def _end_pos(text: str) -> tuple:
+    """Just after the last character that is not a space or a comment."""
+    code = [line.split("#", 1)[0] if "'" not in line and '"' not in line else line for line in text.split("\n")]
+    stripped = "\n".join(code).rstrip()
+    return _offset_pos(text, len(stripped))
+
+
+class _Syntax:
+    """Works out what went wrong in one DSL string by replaying the parse token by token."""
+
+    def __init__(self, text: str, kind: str):
+        self.text, self.kind = text, kind
+        self.tokens: list = []      # the tokens read before the bad one, then the bad one
+        self.state = None           # the parser just before the bad token
+
+    def error(self) -> DSLSyntaxError:
+        ip = _lark().parse_interactive(self.text, start=START[self.kind])
+        pending = None
+        try:
+            for tok in ip.iter_parse():             # yields each token before feeding it
+                pending = (tok, ip.copy())
+                self.tokens.append(tok)
+            pending = (Token("$END", "", len(self.text), *self._eof_linecol()), ip.copy())
+            self.tokens.append(pending[0])
+            ip.feed_eof()
+        except UnexpectedCharacters as exc:
+            self.state = ip
+            return self.bad_character(exc)
+        except UnexpectedToken as exc:
+            if pending is not None and (exc.token is pending[0] or pending[0].type == "$END"):
+                self.state = pending[1]             # the parser refused the token it was fed
+            else:
+                self.state = ip                     # the lexer found a token that cannot come next
+                self.tokens.append(exc.token)
+            return self.bad_token(self.tokens[-1])
+        return DSLSyntaxError(0, 0, f"this {_KIND[self.kind]} is not valid")   # not reached: the parse failed before
+
+    def _eof_linecol(self) -> tuple:
+        line, col = _end_pos(self.text)
+        return line + 1, col + 1
+
+    def at(self, tok) -> tuple:
+        if tok.type == "$END":
+            return _end_pos(self.text)
+        return tok.line - 1, tok.column - 1
+
+    def bad_character(self, exc: UnexpectedCharacters) -> DSLSyntaxError:
+        ch = self.text[exc.pos_in_stream] if exc.pos_in_stream < len(self.text) else "?"
+        line, col = _offset_pos(self.text, exc.pos_in_stream)
+        if ch in "'\"":
+            return DSLSyntaxError(line, col, f"this quoted text has no closing {ch}", _CHAR_HINTS[ch])
+        hint = _CHAR_HINTS.get(ch, "names use letters, digits and _; texts are quoted with ' or \"")
+        return DSLSyntaxError(line, col, f"unexpected character '{ch}'", hint)
+
+    def bad_token(self, tok) -> DSLSyntaxError:
+        expected = self.state.accepts()
+        prev = self.tokens[-2] if len(self.tokens) >= 2 else None
+        line, col = self.at(tok)
+        kind = _KIND[self.kind]
+        if prev is not None and prev.type == "_NOT" and expected == {"_IN"}:
+            return DSLSyntaxError(line, col, f"expected 'in' after 'not', not {_show(tok)}",
+                                  "'x not in list' tests membership; to negate a condition, write not before it")
+        if "_IN" in expected and len(expected) > 1 and self.kind != "for" and self.opener("_IN") is None:
+            expected = expected - {"_IN"}           # 'in' here is the operator (x in list), not a loop's
+        for check in (self.statement_start, self.generator, self.double_equal, self.misspelt_keyword, self.comparison,
+                      self.missing_value, self.stray_closer, self.unclosed, self.missing_keyword, self.two_values):
+            found = check(tok, prev, expected, line, col)
+            if found is not None:
+                return found
+        return DSLSyntaxError(line, col, f"unexpected {_show(tok)} in this {kind}", f"expected {_describe(expected)}")
+
+    # -- one method per common mistake; each returns an error or None --
+    def statement_start(self, tok, prev, expected, line, col):
+        if self.kind != "stmt" or prev is not None:
+            return None
+        forms = "move, shuffle, deal, let, set, extra turn, call or end game"
+        if tok.type == "$END":
+            return DSLSyntaxError(line, col, "the statement is empty", f"a statement starts with {forms}")
+        close = difflib.get_close_matches(str(tok), [t[1:].lower() for t in _STATEMENTS], n=1, cutoff=0.6)
+        hint = f"did you mean '{close[0]}'?" if close else f"a statement starts with {forms}"
+        if tok.type in _STARTS_VALUE and not close:
+            hint += "; a value on its own does nothing"
+        return DSLSyntaxError(line, col, f"a statement cannot start with {_show(tok)}", hint)
+
+    def misspelt_keyword(self, tok, prev, expected, line, col):
+        if tok.type != "NAME":
+            return None
+        keywords = [t for t in _ORDER if t in expected and t.startswith("_")]
+        close = difflib.get_close_matches(str(tok), [t[1:].lower() for t in keywords], n=1, cutoff=0.6)
+        if not close:
+            return None
+        term = "_" + close[0].upper()
+        return DSLSyntaxError(line, col, f"{self.context(term)} expects '{close[0]}' here, not '{tok}'",
+                              f"did you mean '{close[0]}'?")
+
+    def generator(self, tok, prev, expected, line, col):
+        if tok.type != "_FOR" or self.kind == "for":
+            return None
+        return DSLSyntaxError(line, col, "'... for NAME in LIST' can only stand as the argument of count, sum, min, "
+                              "max, any or all", "e.g. sum(v for v in values if v > 0)")
+
+    def double_equal(self, tok, prev, expected, line, col):
+        if tok.type == "EQUAL" and prev is not None and prev.type == "EQUAL" and prev.end_pos == tok.start_pos:
+            pline, pcol = self.at(prev)
+            return DSLSyntaxError(pline, pcol, "'==' compares; a statement sets a value with a single '='",
+                                  f"it is written {_FORMS[self.opener('EQUAL') or '_SET']}")
+        return None
+
+    def two_values(self, tok, prev, expected, line, col):
+        if tok.type not in _STARTS_VALUE or prev is None or prev.type not in _ENDS_VALUE:
+            return None
+        if prev.type == "NAME" and "_" + str(prev).upper() in _KEYWORDS:
+            pline, pcol = self.at(prev)
+            return DSLSyntaxError(pline, pcol, f"'{prev}' is a keyword and cannot stand here",
+                                  f"expected {_describe(self.before_prev_accepts())}")
+        end = f"; or end the {_KIND[self.kind]} after {_show(prev)}" if "$END" in expected else ""
+        return DSLSyntaxError(line, col, f"expected an operator between {_show(prev)} and {_show(tok)}",
+                              f"join two values with an operator such as +, == or and{end}")
+
+    def before_prev_accepts(self) -> set:
+        """What the parser accepted where the token before the bad one stands."""
+        ip = _lark().parse_interactive(self.text, start=START[self.kind])
+        for tok in ip.iter_parse():
+            if tok is self.tokens[-2] or (tok.start_pos == self.tokens[-2].start_pos):
+                return ip.accepts()
+        return set()
+
+    def comparison(self, tok, prev, expected, line, col):
+        if tok.type == "EQUAL" and "COMPOP" in expected:
+            return DSLSyntaxError(line, col, "'=' does not compare; write '==' to test whether two values are equal",
+                                  "did you mean '=='?")
+        return None
+
+    def missing_value(self, tok, prev, expected, line, col):
+        if not expected or not set(expected) <= _STARTS_VALUE:
+            return None
+        if prev is None:
+            what = "is empty" if tok.type == "$END" else f"cannot start with {_show(tok)}"
+            return DSLSyntaxError(line, col, f"the {_KIND[self.kind]} {what}", f"expected a value: {_VALUE_HINT}")
+        found = "the text ends" if tok.type == "$END" else f"found {_show(tok)}"
+        if expected == {"NAME"}:
+            what = {"_CALL": "the name of a procedure", "DOT": "the name of an attribute"}.get(prev.type, "a name")
+            return DSLSyntaxError(line, col, f"expected {what} after {_show(prev)}, but {found}",
+                                  "names use letters, digits and _, and do not start with a digit")
+        return DSLSyntaxError(line, col, f"expected a value after {_show(prev)}, but {found}", _VALUE_HINT)
+
+    def stray_closer(self, tok, prev, expected, line, col):
+        if tok.type not in _CLOSES or tok.type in expected:
+            return None
+        opened = self.open_brackets()
+        if not opened:
+            return DSLSyntaxError(line, col, f"'{tok}' has no matching '{_SYMBOLS[_CLOSES[tok.type]]}'",
+                                  "remove it, or add the opening bracket it closes")
+        want = "RPAR" if opened[-1].type == "LPAR" else "RSQB"
+        if want in expected:
+            return DSLSyntaxError(line, col, f"'{tok}' does not match the '{opened[-1]}' it would close",
+                                  f"close it with '{_SYMBOLS[want]}'")
+        return None
+
+    def unclosed(self, tok, prev, expected, line, col):
+        if tok.type != "$END":
+            return None
+        opened = self.open_brackets()
+        if not opened:
+            return None
+        bracket = opened[-1]
+        close = _SYMBOLS["RPAR" if bracket.type == "LPAR" else "RSQB"]
+        i = self.tokens.index(bracket)
+        after = f" after '{self.tokens[i - 1]}'" if i > 0 and self.tokens[i - 1].type == "NAME" else ""
+        where = f"the '{bracket}'{after}"
+        return DSLSyntaxError(line, col, f"missing '{close}': {where} is never closed",
+                              f"add '{close}' where it ends")
+
+    def missing_keyword(self, tok, prev, expected, line, col):
+        structural = [t for t in _ORDER if t in expected and t in _OPENERS]
+        if not structural:
+            return None
+        words = _either([_word(t) for t in structural])
+        context = self.context(structural[0])
+        if tok.type == "$END":
+            return DSLSyntaxError(line, col, f"{context} ends too early: expected {words}", self.written(structural[0]))
+        return DSLSyntaxError(line, col, f"{context} expects {words} here, not {_show(tok)}",
+                              self.written(structural[0]))
+
+    # -- helpers --
+    def open_brackets(self) -> list:
+        """The brackets opened before the bad token and not closed yet."""
+        stack = []
+        for tok in self.tokens[:-1]:
+            if tok.type in ("LPAR", "LSQB"):
+                stack.append(tok)
+            elif tok.type in _CLOSES and stack:
+                stack.pop()
+        return stack
+
+    def opener(self, term: str):
+        """The keyword that opened the construct needing term, e.g. 'move' for 'to'."""
+        for tok in reversed(self.tokens[:-1]):
+            if tok.type in _OPENERS.get(term, ()):
+                return tok.type
+        return None
+
+    def context(self, term: str) -> str:
+        """'the statement move CARDS to ZONE', or 'this expression' when no form applies."""
+        opener = self.opener(term)
+        if term == "_IN" and self.kind == "for":
+            return "a loop head 'NAME in LIST'"
+        if opener is None:
+            return f"this {_KIND[self.kind]}"
+        if opener in _STATEMENTS:
+            return f"the statement '{_FORMS[opener]}'"
+        return f"'{_FORMS[opener]}'"
+
+    def written(self, term: str) -> str:
+        opener = self.opener(term)
+        if term == "_IN" and self.kind == "for":
+            return "a loop head is written like m in materials"
+        return f"it is written {_FORMS[opener]}" if opener else f"add {_word(term)} here"
 
 
 @functools.lru_cache(maxsize=4096)
@@ -195,5 +453,23 @@ def parse(text: str, kind: str = "expr"):
     try:
         tree = _lark().parse(text, start=START[kind])
     except UnexpectedInput as exc:
-        raise _error(text, exc, kind) from None
+        try:
+            error = _Syntax(text, kind).error()
+        except Exception:       # the friendly analysis must never hide the error itself
+            line, col = (exc.line - 1, exc.column - 1) if getattr(exc, "line", -1) > 0 else _end_pos(text)
+            error = DSLSyntaxError(line, col, f"this {_KIND[kind]} is not valid here", str(exc).split("\n")[0])
+        raise error from None
+    _check_nesting(tree, kind)
     return _ToNodes().transform(tree)
+
+
+def _check_nesting(tree, kind: str) -> None:
+    """Refuse a tree nested deeper than MAX_NESTING (walked without recursion)."""
+    todo = [(tree, 1)]
+    while todo:
+        node, depth = todo.pop()
+        if depth > MAX_NESTING:
+            line, col = _at(node.meta)
+            raise DSLSyntaxError(line, col, f"this {_KIND[kind]} is nested too deeply (more than {MAX_NESTING} "
+                                 "levels)", "split it up with let, or into functions")
+        todo.extend((child, depth + 1) for child in node.children if isinstance(child, Tree))

@@ -49,10 +49,33 @@ def _validator() -> Draft7Validator:
 def validate(doc: Document) -> list[Diagnostic]:
     """Every schema error in doc as a positioned diagnostic, deduplicated and sorted by position."""
     found: dict[Diagnostic, None] = {}
-    for error in _validator().iter_errors(_to_json(doc.data)):
-        for diag in _diagnose(doc, error):
+    errors = list(_validator().iter_errors(_to_json(doc.data)))
+    misspelt = _misspelt_keys(doc, errors)
+    for error in errors:
+        if error.validator == "required":
+            # a missing key that an unknown key there misspells is reported once, as that unknown key
+            path = _doc_path(doc.data, error.absolute_path)
+            diags = _missing(doc, path, error, skip=misspelt.get(path, set()))
+        else:
+            diags = _diagnose(doc, error)
+        for diag in diags:
             found.setdefault(diag, None)
     return sorted(found, key=lambda d: (d.pos.file, d.pos.line, d.pos.col, d.message))
+
+
+def _misspelt_keys(doc: Document, errors) -> dict:
+    """For each mapping path, the allowed keys that an unknown key there is a close misspelling of."""
+    out: dict = {}
+    for error in errors:
+        if error.validator != "additionalProperties" or not isinstance(error.instance, dict):
+            continue
+        allowed = list(error.schema.get("properties", {}))
+        for key in error.instance:
+            if key not in allowed:
+                match = difflib.get_close_matches(str(key), allowed, n=1, cutoff=0.6)
+                if match:
+                    out.setdefault(_doc_path(doc.data, error.absolute_path), set()).add(match[0])
+    return out
 
 
 # --- from JSON back to the document -------------------------------------------------------------
@@ -207,14 +230,15 @@ def _bad_key(doc: Document, path: Path, error: ValidationError) -> list[Diagnost
     return [_diag(doc.key_pos(path + (key,)), message, error.schema.get("description", ""))]
 
 
-def _missing(doc: Document, path: Path, error: ValidationError) -> list[Diagnostic]:
-    """required — one diagnostic per missing key."""
+def _missing(doc: Document, path: Path, error: ValidationError, skip: set = frozenset()) -> list[Diagnostic]:
+    """required — one diagnostic per missing key (but none for the keys in skip)."""
     props = error.schema.get("properties") or (load_schema()["properties"] if not path else {})
     out = []
     for key in error.validator_value:
-        if key not in error.instance:
+        if key not in error.instance and key not in skip:
             message = f"missing required key '{key}'" + (f" in {_what(doc.data, path)}" if path else "")
-            out.append(_diag(doc.key_pos(path), message, _explain(_resolve(props.get(key, {})))))
+            hint = _explain(_resolve(props.get(key, {}))) or f"add {key}: ..."
+            out.append(_diag(doc.key_pos(path), message, hint))
     return out
 
 
@@ -233,20 +257,21 @@ def _wrong_type(doc: Document, path: Path, error: ValidationError) -> list[Diagn
     types = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
     expected = _either([TYPE_NAMES.get(t, t) for t in types])
     message = f"{_what(doc.data, path)} must be {expected}, not {_show(error.instance)}"
-    return [_diag(doc.pos(path), message, _explain(error.schema))]
+    return [_diag(doc.pos(path), message, _explain(error.schema) or f"write {expected} here")]
 
 
 def _too_small(doc: Document, path: Path, error: ValidationError) -> list[Diagnostic]:
     """minimum — a number below the lowest allowed."""
     message = f"{_what(doc.data, path)} must be at least {error.validator_value}, not {_show(error.instance)}"
-    return [_diag(doc.pos(path), message, _explain(error.schema))]
+    return [_diag(doc.pos(path), message, _explain(error.schema) or f"use {error.validator_value} or more")]
 
 
 def _empty(doc: Document, path: Path, error: ValidationError) -> list[Diagnostic]:
     """minLength / minItems / minProperties — an empty string, list or mapping."""
     if error.validator == "minProperties" and error.schema.get("maxProperties") == 1:
         return _exactly_one(doc, path, error)
-    return [_diag(doc.pos(path), f"{_what(doc.data, path)} must not be empty", _explain(error.schema))]
+    return [_diag(doc.pos(path), f"{_what(doc.data, path)} must not be empty",
+                  _explain(error.schema) or "write something here, or remove the key")]
 
 
 def _exactly_one(doc: Document, path: Path, error: ValidationError) -> list[Diagnostic]:
@@ -267,7 +292,7 @@ def _too_many(doc: Document, path: Path, error: ValidationError) -> list[Diagnos
 def _wrong_form(doc: Document, path: Path, error: ValidationError) -> list[Diagnostic]:
     """pattern — a string that is not written the expected way."""
     message = f"{_what(doc.data, path)} is not written the expected way: {_show(error.instance)}"
-    return [_diag(doc.pos(path), message, _explain(error.schema))]
+    return [_diag(doc.pos(path), message, _explain(error.schema) or f"it must match {error.validator_value}")]
 
 
 def _alternatives(doc: Document, path: Path, error: ValidationError) -> list[Diagnostic]:
@@ -290,14 +315,14 @@ def _no_kind_key(doc: Document, path: Path, error: ValidationError) -> list[Diag
 
 def _not_allowed(doc: Document, path: Path, error: ValidationError) -> list[Diagnostic]:
     """A `false` schema — a value that may not appear here at all."""
-    return [_diag(doc.key_pos(path), f"{_what(doc.data, path)} is not allowed here")]
+    return [_diag(doc.key_pos(path), f"{_what(doc.data, path)} is not allowed here", "remove it")]
 
 
 def _other(doc: Document, path: Path, error: ValidationError) -> list[Diagnostic]:
     """Any other error, with jsonschema's message cut short."""
     text = error.message if len(error.message) <= 100 else error.message[:97] + "..."
     hint = error.schema.get("description", "") if isinstance(error.schema, dict) else ""
-    return [_diag(doc.pos(path), f"{_what(doc.data, path)}: {text}", hint)]
+    return [_diag(doc.pos(path), f"{_what(doc.data, path)}: {text}", hint or "see schemas/ruleset.schema.json")]
 
 
 _HANDLERS = {
