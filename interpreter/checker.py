@@ -420,6 +420,8 @@ class Checker:
     def attr_type(self, attr: str) -> str:
         """'int' or 'str' when every value of a card attribute is one, else 'value'."""
         kinds = self.attr_types.get(attr)
+        if kinds is None:
+            return "any"        # computed by an expression: its kind shows only when the game runs
         return next(iter(kinds)) if kinds and len(kinds) == 1 and kinds <= {"int", "str", "bool"} else "value"
 
     def card_kind(self, name: str, spec: dict) -> ir.CardKind:
