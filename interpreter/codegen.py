@@ -35,7 +35,7 @@ class GeneratedProgram(Program):
                 if d.on_empty else "None"
         self.proc_entry = {}
         self.emit_start()
-        self.block(rules.setup)
+        self.block(rules.setup[self.prefix:])
         self.turn_start = len(self.ops)
         self.emit_turn_start()
         for stmt in rules.steps:
@@ -445,12 +445,12 @@ class GeneratedProgram(Program):
         return out
 
     def stmt(self, s) -> list:
-        return getattr(self, "s_" + type(s).__name__)(s)
+        return getattr(self, "l_" + type(s).__name__)(s)
 
-    def s_LetS(self, s):
+    def l_LetS(self, s):
         return [f"V[{s.slot}] = {self.x(s.value, {})}"]
 
-    def s_SetS(self, s):
+    def l_SetS(self, s):
         base, name = self.var_base[s.decl.name], repr(s.decl.name)
         if not s.decl.per_player:
             return [f"V[{base}] = {self.x(s.value, {})}",
@@ -459,45 +459,45 @@ class GeneratedProgram(Program):
         return [f"{o} = {owner}", f"V[{base} + {o}] = {self.x(s.value, {})}",
                 f"if st.log is not None: st.log.append((E.SET, {name}, {o}, V[{base} + {o}]))"]
 
-    def s_ExtraS(self, s):
+    def l_ExtraS(self, s):
         return ["st.extra = True"]
 
-    def s_EndS(self, s):
+    def l_EndS(self, s):
         return ["st.ending = True"]
 
-    def s_CallS(self, s):
+    def l_CallS(self, s):
         return self.lines(self.rules.procedures[s.name]) or ["pass"]
 
-    def s_StepS(self, s):
+    def l_StepS(self, s):
         return self.lines(s.body)
 
-    def s_IfS(self, s):
+    def l_IfS(self, s):
         out = [f"if {self.x(s.cond, {})}:"] + _indent(self.lines(s.then) or ["pass"])
         if s.orelse:
             out += ["else:"] + _indent(self.lines(s.orelse))
         return out
 
-    def s_ForS(self, s):
+    def l_ForS(self, s):
         v = self.fresh("i")
         return [f"for {v} in list({self.x(s.iterable, {})}):", f"    V[{s.slot}] = {v}"] + _indent(self.lines(s.body))
 
-    def s_WhileS(self, s):
+    def l_WhileS(self, s):
         n = self.fresh("n")
         return [f"{n} = 0", f"while {self.x(s.cond, {})}:"] + _indent(self.lines(s.body) + [
             f"{n} += 1", f"if {n} > {MAX_LOOPS}: _h.endless({self.k(s.pos)}, st)"])
 
-    def s_ShuffleS(self, s):
+    def l_ShuffleS(self, s):
         z = self.zone_src(s.zone, {})
         return [f"E.shuffle_zone(st, {z}, {self.k(self.card_type)}, {self.k(self.zone_names)}[{z}])"]
 
-    def s_DealS(self, s):
+    def l_DealS(self, s):
         src = self.zone_src(s.source, {})
         first = self.x(s.starting, {}) if s.starting is not None else "st.current"
         trig = self.trigger_names[s.source.decl.name]
         return [f"_h.deal(st, {self.x(s.count, {})}, {src}, {first}, {self.zone_base[s.dest.name]}, "
                 f"{self.zone_width[s.dest.name]}, {self.players}, {trig}, {self.k(self.zone_vis)})"]
 
-    def s_MoveS(self, s):
+    def l_MoveS(self, s):
         d, src, vis = self.zone_src(s.dest, {}), s.cards, self.k(self.zone_vis)
         m = self.fresh("m")
         log = f"if st.log is not None: E.log_move(st, {{z}}, {d}, {m}, {vis})"

@@ -35,6 +35,8 @@ class Program(Statements, Runtime):
         self.layout_zones()
         self.layout_vars()
         self.make_cards()
+        self._initial = None
+        self.prefix = deterministic_prefix(rules)
         self.build()
 
     # ---- layout ----
@@ -509,6 +511,27 @@ class _Scratch:
 
 _NO = object()
 _PURE = (ir.Lit, ir.Param, ir.Local, ir.Builtin)
+
+
+def deterministic_prefix(rules: ir.Ruleset) -> int:
+    """How many leading setup statements give the same result in every game (no shuffle, no
+    decision, no pile that could run dry into a reshuffling trigger): run once, not per game."""
+    triggered = {d.name for d in rules.zones if d.on_empty}
+
+    def fixed(s) -> bool:
+        if isinstance(s, (ir.ChooseS, ir.ShuffleS, ir.CallS, ir.ExtraS, ir.EndS)):
+            return False
+        if isinstance(s, ir.DealS):
+            return s.source.decl.name not in triggered
+        if isinstance(s, ir.MoveS):
+            src = s.cards.cards if isinstance(s.cards, ir.TopN) else s.cards
+            return not (isinstance(src, ir.ZoneRef) and src.decl.name in triggered)
+        return all(fixed(x) for attr in ("then", "orelse", "body") for x in getattr(s, attr, None) or [])
+
+    n = 0
+    while n < len(rules.setup) and fixed(rules.setup[n]):
+        n += 1
+    return n
 
 
 def _conjuncts(e) -> list:

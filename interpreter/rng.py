@@ -1,19 +1,15 @@
-"""A tiny seeded generator whose whole state is one integer (cheap to clone and save).
+"""Seeded randomness whose whole state is one integer in the game state.
 
-SplitMix64: the same numbers on every Python version and platform.
+Each shuffle is Fisher–Yates driven by `random.Random(state).random()` (Mersenne Twister,
+whose seeding by an integer and whose `random()` are the same on every Python version);
+the next state is drawn from the same generator. So a state is cheap to clone and save,
+and the same seed gives the same game everywhere.
 """
 from __future__ import annotations
 
+import random
+
 MASK = (1 << 64) - 1
-
-
-def step(state: int) -> tuple[int, float]:
-    """Advance the state; return (new state, a float in [0, 1))."""
-    state = (state + 0x9E3779B97F4A7C15) & MASK
-    z = state
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-    return state, ((z ^ (z >> 31)) >> 11) * (1.0 / 9007199254740992.0)
 
 
 def seed_state(seed: int) -> int:
@@ -22,17 +18,18 @@ def seed_state(seed: int) -> int:
 
 
 def shuffle(items: list, state: int) -> int:
-    """Fisher–Yates in place; returns the new generator state (step() inlined for speed)."""
+    """Fisher–Yates in place; returns the new generator state."""
+    gen = random.Random(state)
+    rand = gen.random
     for i in range(len(items) - 1, 0, -1):
-        state = (state + 0x9E3779B97F4A7C15) & MASK
-        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-        j = int((((z ^ (z >> 31)) >> 11) * (1.0 / 9007199254740992.0)) * (i + 1))
+        j = int(rand() * (i + 1))
         items[i], items[j] = items[j], items[i]
-    return state
+    return gen.getrandbits(64)
 
 
 def derive(seed: int, index: int) -> int:
-    """A well-mixed seed for game number `index` of a run seeded with `seed`."""
-    _, r = step(seed_state(seed) ^ (index * 0xD1B54A32D192ED03 & MASK))
-    return int(r * (1 << 53))
+    """A well-mixed seed for item `index` (a game of a run, a seat's bot) of a run seeded with `seed`."""
+    z = (seed_state(seed) ^ (index * 0xD1B54A32D192ED03 & MASK)) + 0x9E3779B97F4A7C15 & MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    return (z ^ (z >> 31)) >> 11

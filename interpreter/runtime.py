@@ -11,28 +11,44 @@ class Runtime:
     """State-level API of Program (see compiler.py)."""
 
     def new_state(self, seed: int = 0, log: bool = False, record: bool = False, script=None) -> E.State:
-        """A new game: cards in their start zones, setup run up to the first decision."""
+        """A new game: the setup run up to the first decision."""
+        zones, loc, vars_, events = self.initial()
         st = E.State()
-        st.zones = [[] for _ in self.zone_names]
-        st.loc = list(self.card_start)
-        for c, z in enumerate(self.card_start):
-            st.zones[z].append(c)
-        st.vars = [None] * self.n_vars
+        st.zones = [z[:] for z in zones]
+        st.loc = loc[:]
+        st.vars = vars_[:]
         st.pc, st.stack, st.current, st.me, st.decider = 0, [], 0, 0, 0
         st.pending, st.turn, st.moves = None, 0, 0
         st.ending = st.extra = st.over = False
         st.rng = rng.seed_state(seed)
-        st.log = [] if log else None
+        st.log = events[:] if log else None
         st.chance = [] if record else None
         st.script = None if script is None else list(script)
-        for decl in self.rules.vars:
-            init, base = self.expr(decl.initial), self.var_base[decl.name]
-            for k in range(self.players if decl.per_player else 1):
-                st.me = k
-                st.vars[base + k] = init(st, None)
-        st.me = 0
         E.run(st, self.code, self.op_pos)
         return st
+
+    def initial(self) -> tuple:
+        """Cards in their start zones, variables set, and the setup's deterministic first statements
+        done — the same for every game, so computed once: (zones, loc, vars, events)."""
+        if self._initial is None:
+            st = E.State()
+            st.zones = [[] for _ in self.zone_names]
+            st.loc = list(self.card_start)
+            for c, z in enumerate(self.card_start):
+                st.zones[z].append(c)
+            st.vars = [None] * self.n_vars
+            st.stack, st.turn, st.moves, st.pending = [], 0, 0, None
+            st.ending = st.extra = st.over = False
+            st.log, st.chance, st.script, st.rng = [], None, None, 0
+            for decl in self.rules.vars:
+                init, base = self.expr(decl.initial), self.var_base[decl.name]
+                for k in range(self.players if decl.per_player else 1):
+                    st.me = k
+                    st.vars[base + k] = init(st, None)
+            st.current = st.me = self.expr(self.rules.first)(st, None) % self.players
+            self.block_fn(self.rules.setup[:self.prefix])(st)
+            self._initial = (st.zones, st.loc, st.vars, st.log)
+        return self._initial
 
     def legal_moves(self, st: E.State) -> list:
         """Every legal move of the deciding player, deduplicated by card type."""

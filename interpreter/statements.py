@@ -28,7 +28,7 @@ class Statements:
             if not self.has_decision(body):
                 self.proc_fns[name][0] = self.block_fn(body)
         self.emit_start()
-        self.emit_block(rules.setup)
+        self.emit_block(rules.setup[self.prefix:])
         self.turn_start = len(self.code)
         self.emit_turn_start()
         for stmt in rules.steps:
