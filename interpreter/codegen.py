@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from . import engine as E
 from . import ir
-from .compiler import Program, _NO, _PURE, subst
+from .compiler import Program, _NO, _PURE, may_change, subst
 from .errors import RuleRuntimeError
 from .statements import MAX_LOOPS, MAX_TURNS, ask_op
 
@@ -336,7 +336,9 @@ class GeneratedProgram(Program):
         body = stmt.body if isinstance(stmt, ir.StepS) else [stmt]
         guard = self.placeholder()
         self.block(body)
-        check = self.add_code([f"if not st.ending and {self.x(self.rules.end_when, {})}: st.ending = True"], True)
+        test = [f"if not st.ending and {self.x(self.rules.end_when, {})}: st.ending = True"] \
+            if may_change(self.rules, self.rules.end_when, body) else []
+        check = self.add_code(test, True)
         lines = [] if name in self.rules.finish else [f"if st.ending: return {check}"]
         self.ops[guard] = ("code", lines + [f"return {guard + 1}"], True)
 

@@ -534,6 +534,69 @@ def deterministic_prefix(rules: ir.Ruleset) -> int:
     return n
 
 
+def subexpressions(e, seen=None):
+    """Every expression inside e (function bodies included), e itself first."""
+    seen = set() if seen is None else seen
+    if not isinstance(e, ir.Expr):
+        return
+    yield e
+    if isinstance(e, ir.UserCall) and e.fn.name not in seen:
+        seen.add(e.fn.name)
+        yield from subexpressions(e.fn.body, seen)
+    for f in dataclasses.fields(e):
+        v = getattr(e, f.name)
+        for x in (v if isinstance(v, tuple) else (v,)):
+            if isinstance(x, ir.Expr):
+                yield from subexpressions(x, seen)
+
+
+def may_change(rules: ir.Ruleset, cond, stmts) -> bool:
+    """Whether running stmts may change the value of cond (a sound over-estimate).
+
+    cond may change only if a statement writes a zone or variable it reads; a cond that reads
+    anything else that moves (the turn, the current player, locals) always may."""
+    zones, vars_ = set(), set()
+    for e in subexpressions(cond):
+        if isinstance(e, (ir.Builtin, ir.Local)) and not (isinstance(e, ir.Builtin) and e.name in ("players", "seats")):
+            return True
+        if isinstance(e, ir.ZoneRef):
+            zones.add(e.decl.name)
+        if isinstance(e, ir.Var):
+            vars_.add(e.decl.name)
+    for s in _all_statements(stmts, rules):
+        if isinstance(s, ir.MoveS):
+            src = s.cards.cards if isinstance(s.cards, ir.TopN) else s.cards
+            touched = {s.dest.decl.name} | ({src.decl.name} if isinstance(src, ir.ZoneRef) else set(zones))
+            if isinstance(src, ir.ZoneRef) and any(d.on_empty for d in rules.zones if d.name == src.decl.name):
+                return True         # its trigger may move anything
+            if touched & zones:
+                return True
+        elif isinstance(s, ir.DealS):
+            if {s.source.decl.name, s.dest.name} & zones or s.source.decl.on_empty:
+                return True
+        elif isinstance(s, ir.ShuffleS):
+            if s.zone.decl.name in zones:
+                return True
+        elif isinstance(s, ir.SetS):
+            if s.decl.name in vars_:
+                return True
+    return False
+
+
+def _all_statements(stmts, rules: ir.Ruleset, seen=None):
+    """Every statement in stmts, nested blocks, options and called procedures included."""
+    seen = set() if seen is None else seen
+    for s in stmts:
+        yield s
+        for attr in ("then", "orelse", "body"):
+            yield from _all_statements(getattr(s, attr, None) or [], rules, seen)
+        for opt in getattr(s, "options", None) or []:
+            yield from _all_statements(opt.body, rules, seen)
+        if isinstance(s, ir.CallS) and s.name not in seen:
+            seen.add(s.name)
+            yield from _all_statements(rules.procedures.get(s.name, []), rules, seen)
+
+
 def _conjuncts(e) -> list:
     """The parts of a chain of `and`s."""
     if isinstance(e, ir.Logic) and e.op == "and":

@@ -102,7 +102,10 @@ def remove(st: State, cards) -> list:
     """Take the given cards out of whatever zones hold them; returns [(zone, [cards])] in order."""
     zones, loc = st.zones, st.loc
     first = loc[cards[0]]
-    if all(loc[c] == first for c in cards):
+    for c in cards:
+        if loc[c] != first:
+            break
+    else:                                   # the usual case: all from one zone
         zone = zones[first]
         for c in cards:
             zone.remove(c)
