@@ -257,13 +257,13 @@ class Checker:
         for key, value in self.overrides.items():
             name, _, row = key.partition(".")
             if name not in self.params:
-                hint = self.suggest(name, self.params) or "see the params of the ruleset"
-                self.error(Pos("--set", 1, 1), f"--set {key}: the ruleset has no parameter '{name}'", "bad-set", hint)
+                hint = self.suggest(name, self.params) or f"its parameters are {', '.join(self.params) or 'none'}"
+                self.error(Pos("--set", 0, 0), f"{key}: the ruleset has no parameter '{name}'", "bad-set", hint)
                 continue
             old, pos = self.params[name]
             if row:
                 if not isinstance(old, dict) or not row.isdigit() or int(row) not in old:
-                    self.error(Pos("--set", 1, 1), f"--set {key}: '{name}' has no row for {row} players", "bad-set",
+                    self.error(Pos("--set", 0, 0), f"{key}: '{name}' has no row for {row} players", "bad-set",
                                f"the rows are for {', '.join(map(str, old))} players" if isinstance(old, dict)
                                else f"'{name}' does not depend on the player count: write --set {name}=VALUE")
                     continue
@@ -274,7 +274,7 @@ class Checker:
                 self.params[name] = (value, pos)
             if _value_type(value) != self.param_types[name] and self.param_types[name] != "any":
                 want = self.param_types[name]
-                self.error(Pos("--set", 1, 1), f"--set {key}: '{name}' must be {_A(want)}, not {value!r}", "bad-set",
+                self.error(Pos("--set", 0, 0), f"{key}: '{name}' must be {_A(want)}, not {value!r}", "bad-set",
                        f"give {_A(want)}, like the ruleset's own value")
 
     # ---- zones, vars, functions, procedures ----

@@ -13,6 +13,8 @@ class Pos:
     col: int
 
     def __str__(self) -> str:
+        if self.line == 0:          # not in a file: a command-line option such as --set
+            return self.file
         return f"{self.file}:{self.line}:{self.col}"
 
 
