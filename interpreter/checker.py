@@ -295,7 +295,7 @@ class Checker:
         if decl.per is not None:
             decl.per = self.value(path + ("per",), Scope())
             self.expect(decl.per, {"list"}, "the index list of a zone family",
-                        "give a list, or the name of a param holding one, e.g. per: materials")
+                        "give a list, or the name of a param holding one, e.g. per: suits")
             self.const_checks.append((decl.per, "the index list of a zone family", set()))
             self.check_scalar_items(path + ("per",), f"the values of zone family '{decl.name}'", unique=True)
         decl.on_empty = self.block(path + ("on_empty",), Scope(in_trigger=True))

@@ -19,7 +19,7 @@ MOVE, SHUFFLE, TURN, DECIDE, SET, END = "move", "shuffle", "turn", "decide", "se
 
 
 class State:
-    """Everything that changes during a game; clone() copies only the mutable containers."""
+    """Everything that changes during a game; clone() copies only the mutable lists."""
 
     __slots__ = ("zones", "vars", "loc", "pc", "stack", "current", "me", "decider", "pending", "turn",
                  "moves", "ending", "extra", "over", "rng", "log", "chance", "script")

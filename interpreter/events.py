@@ -55,6 +55,6 @@ def describe(program, event: tuple, seat: int | None = None) -> str:
 
 
 def group(program, cards) -> str:
-    """Cards grouped by type in type order: '2×glass:1, 1×paper:2'."""
+    """Cards grouped by type in type order: '2×red:1, 1×blue:2'."""
     counts = Counter(program.card_type[c] for c in cards)
     return ", ".join(f"{n}×{program.type_names[t]}" for t, n in sorted(counts.items())) or "nothing"

@@ -373,7 +373,7 @@ def load(file: str, _seen: tuple = ()) -> Document:
     pos = doc.pos(("extends",))
     if not isinstance(base_name, str):
         raise RulesetError([Diagnostic(pos, "extends must name a ruleset file", "bad-extends",
-                                       "e.g. extends: r_eco.yaml, relative to this file")])
+                                       "e.g. extends: base.yaml, relative to this file")])
     base_file = os.path.normpath(os.path.join(os.path.dirname(file), base_name))
     if os.path.abspath(base_file) in _seen + (os.path.abspath(file),):
         raise RulesetError([Diagnostic(pos, f"extends '{base_name}' leads back to this file", "bad-extends",
@@ -391,7 +391,7 @@ def load(file: str, _seen: tuple = ()) -> Document:
     base = load(base_file, _seen + (os.path.abspath(file),))
     if not isinstance(base.data, dict):
         raise RulesetError([Diagnostic(pos, f"extends '{base_name}': that file is not a ruleset (a mapping of keys)",
-                                       "bad-extends", "name the base ruleset file, such as r_eco.yaml")])
+                                       "bad-extends", "name the base ruleset file, such as base.yaml")])
     merged = Document(None, file, sources=base.sources + [file])
     merged.data = _merge(base, doc, merged)
     merged.data.pop("extends", None)

@@ -443,7 +443,7 @@ class _Syntax:
     def written(self, term: str) -> str:
         opener = self.opener(term)
         if term == "_IN" and self.kind == "for":
-            return "a loop head is written like m in materials"
+            return "a loop head is written like s in suits"
         return f"it is written {_FORMS[opener]}" if opener else f"add {_word(term)} here"
 
 

@@ -19,7 +19,7 @@ class Quit(Exception):
 
 
 def group_cards(program, cards: list) -> str:
-    """Cards as counts by type in type order: '2×glass:1, 1×paper:2'."""
+    """Cards as counts by type in type order: '2×red:1, 1×blue:2'."""
     counts: dict = {}
     for c in cards:
         t = program.card_type[c]
