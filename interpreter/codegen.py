@@ -47,10 +47,7 @@ class GeneratedProgram(Program):
                 self.block(body)
                 self.add_code(["return st.stack.pop()"], False)
         self.finish_code()
-        self.end_fn = self.lam(rules.end_when)
-        self.score_fn = self.lam(rules.score)
-        self.tiebreak_fns = [(sign, self.lam(e)) for sign, e in rules.tiebreak]
-        self.eval_fn = self.lam(rules.bot_eval) if rules.bot_eval is not None else None
+        self.compile_scoring()
 
     # ---- constants and names ----
     def k(self, value) -> str:

@@ -318,6 +318,14 @@ class Program(Statements, Runtime):
         """A callable f(state, card) for an expression, in this backend's form."""
         return self.expr(e)
 
+    def compile_scoring(self) -> None:
+        """The end condition, score, tie-breaks and bot evaluation as callables f(state, card)."""
+        rules = self.rules
+        self.end_fn = self.closure(rules.end_when)
+        self.score_fn = self.closure(rules.score)
+        self.tiebreak_fns = [(sign, self.closure(e)) for sign, e in rules.tiebreak]
+        self.eval_fn = self.closure(rules.bot_eval) if rules.bot_eval is not None else None
+
     def f_first(self, e, a):
         f = self.expr(a)
         return lambda st, c: (x[0] if (x := f(st, c)) else None)

@@ -39,10 +39,7 @@ class Statements:
                 self.proc_cells[name][0] = len(self.code)
                 self.emit_block(body)
                 self.code.append(lambda st: st.stack.pop())
-        self.end_fn = self.expr(rules.end_when)
-        self.score_fn = self.expr(rules.score)
-        self.tiebreak_fns = [(sign, self.expr(e)) for sign, e in rules.tiebreak]
-        self.eval_fn = self.expr(rules.bot_eval) if rules.bot_eval is not None else None
+        self.compile_scoring()
 
     # ---- which statements need the pc ----
     def has_decision(self, stmts) -> bool:
