@@ -926,6 +926,8 @@ class Checker:
             return ref
         obj = self.resolve(base, path, scope)
         idx = self.resolve(node.index, path, scope)
+        if obj.type == "any" and isinstance(obj, ir.Lit) and obj.value is None:
+            return ir.Lit(pos, "any", None)     # the name was already reported: no second error
         if obj.type in ("zone", "cards"):
             self.error(obj.pos, f"{_A(obj.type)} cannot be indexed with [...]", "type",
                        "take cards with top N of ..., bottom N of ... or first(...)"
