@@ -422,7 +422,7 @@ class Checker:
         kinds = self.attr_types.get(attr)
         if kinds is None:
             return "any"        # computed by an expression: its kind shows only when the game runs
-        return next(iter(kinds)) if kinds and len(kinds) == 1 and kinds <= {"int", "str", "bool"} else "value"
+        return next(iter(kinds)) if kinds and len(kinds) == 1 and kinds <= {"int", "str", "bool", "list"} else "value"
 
     def card_kind(self, name: str, spec: dict) -> ir.CardKind:
         path = ("cards", name)

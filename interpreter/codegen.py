@@ -29,6 +29,7 @@ class GeneratedProgram(Program):
         self.ops: list = []          # per pc: ("code", lines, falls) or ("fn", closure)
         self.op_pos: list = []
         rules = self.rules
+        self.closure_cells()
         self.trigger_names = {}
         for d in rules.zones:
             self.trigger_names[d.name] = self.function_from_block(d.on_empty, f"trigger_{d.name}") \
@@ -222,7 +223,7 @@ class GeneratedProgram(Program):
         return f"abs({self.x(a, env)})"
 
     def gf_at(self, e, env, a, i):
-        return f"_h.at({self.x(a, env)}, {self.x(i, env)})"
+        return f"_h.at({self.x(a, env)}, {self.x(i, env)}, {self.k(e.pos)})"
 
     def g_UserCall(self, e, env):
         if self.inline_depth > 16:
@@ -242,7 +243,8 @@ class GeneratedProgram(Program):
         a, b = self.x(e.left, env), self.x(e.right, env)
         if e.op in "+-*":
             return f"({a} {e.op} {b})"
-        return f"_h.div({a}, {b})" if e.op == "/" else f"_h.mod({a}, {b})"
+        pos = self.k(e.pos)
+        return f"_h.div({a}, {b}, {pos})" if e.op == "/" else f"_h.mod({a}, {b}, {pos})"
 
     def g_Cmp(self, e, env):
         return f"({self.x(e.left, env)} {e.op} {self.x(e.right, env)})"
@@ -333,8 +335,9 @@ class GeneratedProgram(Program):
         body = stmt.body if isinstance(stmt, ir.StepS) else [stmt]
         guard = self.placeholder()
         self.block(body)
+        first = stmt is self.rules.steps[0]     # the first step also sees what setup and the turn change did
         test = [f"if not st.ending and {self.x(self.rules.end_when, {})}: st.ending = True"] \
-            if may_change(self.rules, self.rules.end_when, body) else []
+            if first or may_change(self.rules, self.rules.end_when, body) else []
         check = self.add_code(test, True)
         lines = [] if name in self.rules.finish else [f"if st.ending: return {check}"]
         self.ops[guard] = ("code", lines + [f"return {guard + 1}"], True)
@@ -552,21 +555,21 @@ class _Helpers:
         return xs[:n] if n > 0 else []
 
     @staticmethod
-    def at(xs, i):
+    def at(xs, i, pos):
         if not 0 <= i < len(xs):
-            raise RuleRuntimeError(None, f"index {i} is outside the list (it has {len(xs)} items)")
+            raise RuleRuntimeError(pos, f"index {i} is outside the list (it has {len(xs)} items)")
         return xs[i]
 
     @staticmethod
-    def div(a, b):
+    def div(a, b, pos):
         if b == 0:
-            raise RuleRuntimeError(None, "division by zero")
+            raise RuleRuntimeError(pos, "division by zero")
         return a // b
 
     @staticmethod
-    def mod(a, b):
+    def mod(a, b, pos):
         if b == 0:
-            raise RuleRuntimeError(None, "division by zero")
+            raise RuleRuntimeError(pos, "division by zero")
         return a % b
 
     @staticmethod

@@ -568,8 +568,12 @@ def may_change(rules: ir.Ruleset, cond, stmts) -> bool:
         if isinstance(e, (ir.Builtin, ir.Local)) and not (isinstance(e, ir.Builtin) and e.name in ("players", "seats")):
             return True
         if isinstance(e, ir.ZoneRef):
+            if e.decl.per_player and e.owner is None:
+                return True         # `me`'s zone: whose it is changes with the turn
             zones.add(e.decl.name)
         if isinstance(e, ir.Var):
+            if e.decl.per_player and e.owner is None:
+                return True
             vars_.add(e.decl.name)
     for s in _all_statements(stmts, rules):
         if isinstance(s, ir.MoveS):

@@ -4,7 +4,7 @@ from __future__ import annotations
 from . import engine as E
 from . import rng
 from .decisions import normalise
-from .errors import IllegalMove
+from .errors import IllegalMove, RuleRuntimeError
 
 
 class Runtime:
@@ -40,12 +40,18 @@ class Runtime:
             st.stack, st.turn, st.moves, st.pending = [], 0, 0, None
             st.ending = st.extra = st.over = False
             st.log, st.chance, st.script, st.rng = [], None, None, 0
+            try:
+                # who starts is known before the variables, so their initial values may use `current`
+                st.current = st.me = self.expr(self.rules.first)(st, None) % self.players
+            except TypeError:
+                raise RuleRuntimeError(self.rules.first.pos, "turn.first cannot use a game variable: "
+                                       "variables get their initial values after the first player is known")
             for decl in self.rules.vars:
                 init, base = self.expr(decl.initial), self.var_base[decl.name]
                 for k in range(self.players if decl.per_player else 1):
                     st.me = k
                     st.vars[base + k] = init(st, None)
-            st.current = st.me = self.expr(self.rules.first)(st, None) % self.players
+            st.me = st.current
             self.block_fn(self.rules.setup[:self.prefix])(st)
             self._initial = (st.zones, st.loc, st.vars, st.log)
         return self._initial

@@ -19,14 +19,8 @@ class Statements:
 
     def build(self) -> None:
         rules = self.rules
+        self.closure_cells()
         self.proc_cells = {name: [None] for name in rules.procedures}
-        self.proc_fns = {name: [None] for name in rules.procedures}
-        self.trigger_cells = {d.name: [None] for d in rules.zones}
-        for d in rules.zones:
-            self.trigger_cells[d.name][0] = self.block_fn(d.on_empty) if d.on_empty else None
-        for name, body in rules.procedures.items():
-            if not self.has_decision(body):
-                self.proc_fns[name][0] = self.block_fn(body)
         self.emit_start()
         self.emit_block(rules.setup[self.prefix:])
         self.turn_start = len(self.code)
@@ -40,6 +34,17 @@ class Statements:
                 self.emit_block(body)
                 self.code.append(lambda st: st.stack.pop())
         self.compile_scoring()
+
+    def closure_cells(self) -> None:
+        """Triggers and decision-free procedures as closures (also used to run the setup's fixed start)."""
+        rules = self.rules
+        self.proc_fns = {name: [None] for name in rules.procedures}
+        self.trigger_cells = {d.name: [None] for d in rules.zones}
+        for d in rules.zones:
+            self.trigger_cells[d.name][0] = self.block_fn(d.on_empty) if d.on_empty else None
+        for name, body in rules.procedures.items():
+            if not self.has_decision(body):
+                self.proc_fns[name][0] = self.block_fn(body)
 
     # ---- which statements need the pc ----
     def has_decision(self, stmts) -> bool:

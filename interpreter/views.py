@@ -1,0 +1,231 @@
+"""Per-seat views and perfect-memory knowledge, derived from the event stream only.
+
+An `Observer` is one seat's memory: it starts from the ruleset's start zones (public: every card
+begins in the zone its kind names, in card-id order) and is fed the events (engine.py) one by one.
+It never reads a State. `view()` freezes what the seat knows into a `View`; `view_of(program,
+log, seat)` does both in one call.
+
+The model (design.md, "Visibility and knowledge"), kept for every zone instance z:
+  size(z)    public: every seat sees how many cards go where;
+  K(z)       a multiset of card types guaranteed to be in z;
+  slots(z)   one entry per position, bottom first: the card seen there, or None.
+A move whose faces the seat sees (the seat may see the zone the cards left or the one they entered):
+  K(src)[t] = max(0, K(src)[t] − x) for the x cards of type t that left; K(dst) gains them all.
+A move the seat does not see, d cards:
+  K(src)[t] = max(0, K(src)[t] − d) for every t; K(dst)[t] gains max(0, d − (size before − K(src)[t])).
+A shuffle keeps K and forgets every position. As every move into or out of a zone the seat can see
+is a seen move, such a zone is known exactly (K is its multiset, every position is known).
+
+Positions ("nth from bottom"): cards always enter on top, so entering never moves known positions.
+The events do not say from where in a zone cards left. A zone keeps its known positions only when
+the seat saw the cards leave and knew every position of the zone (then the positions above close up
+exactly); any other departure (an unseen move, or a seen one from a zone with an unknown position)
+forgets all positions of that zone. Forgetting is always safe: a known position is never wrong.
+Why not keep positions when the seen cards were at known positions of a partly known zone: which of
+several cards of one type the rules take (the topmost, decisions.py) depends on the hidden cards, so
+whether the known one left would tell the seat something about the hidden ones.
+
+Card ids stay inside the Observer and are only read from moves the seat saw; a View exposes card
+types (ids are dealt in kind order, so an id would name the type of a card never seen).
+Event moves whose cards are a count instead of ids (events.for_seat) are read as unseen moves.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from .engine import DECIDE, END, MOVE, SET, SHUFFLE, TURN
+
+
+class Observer:
+    """One seat's perfect memory of a game, fed the events in order."""
+
+    def __init__(self, program, seat: int):
+        if not 0 <= seat < program.players:
+            raise ValueError(f"seat {seat} is not in a {program.players}-player game")
+        self.program, self.seat, self.bit = program, seat, 1 << seat
+        self.card_type = program.card_type
+        n = len(program.zone_names)
+        self.slots: list = [[] for _ in range(n)]        # per zone, bottom first: card id or None
+        self.known: list = [Counter() for _ in range(n)]  # per zone: K, types guaranteed there
+        for c, z in enumerate(program.card_start):
+            self.slots[z].append(c)
+            self.known[z][self.card_type[c]] += 1
+        self.turn, self.current, self.over = 0, None, False
+        self.vars: dict = _initial_vars(program)
+        self.events = 0
+
+    # ---- feeding ----
+    def observe(self, event: tuple) -> None:
+        """Take in one event (as the whole truth, or as events.for_seat gave it to this seat)."""
+        kind = event[0]
+        if kind == MOVE:
+            _, src, dst, cards, mask = event[:5]
+            if isinstance(cards, int) or not mask & self.bit:
+                self._unseen(src, dst, cards if isinstance(cards, int) else len(cards))
+            else:
+                self._seen(src, dst, cards)
+        elif kind == SHUFFLE:
+            slots = self.slots[event[1]]
+            slots[:] = [None] * len(slots)
+        elif kind == TURN:
+            self.current, self.turn = event[1], event[2]
+        elif kind == SET:
+            self.vars[(event[1], event[2])] = event[3]
+        elif kind == END:
+            self.over = True
+        elif kind != DECIDE:            # decisions show only in what they move
+            raise ValueError(f"unknown event {event!r}")
+        self.events += 1
+
+    def observe_all(self, events) -> "Observer":
+        for event in events:
+            self.observe(event)
+        return self
+
+    def _seen(self, src: int, dst: int, cards) -> None:
+        """Cards whose faces this seat saw went src -> dst (onto the top)."""
+        types = [self.card_type[c] for c in cards]
+        slots = self.slots[src]
+        where = {c: i for i, c in enumerate(slots)}
+        if None not in where and all(c in where for c in cards):   # a fully known zone: close up
+            gone = {where[c] for c in cards}
+            slots[:] = [c for i, c in enumerate(slots) if i not in gone]
+        else:                                       # from somewhere unknown: forget the positions
+            slots[:] = [None] * max(0, len(slots) - len(cards))
+        _take(self.known[src], Counter(types))
+        self.known[dst].update(types)
+        self.slots[dst].extend(cards)
+
+    def _unseen(self, src: int, dst: int, d: int) -> None:
+        """d cards this seat did not see went src -> dst."""
+        slots, k = self.slots[src], self.known[src]
+        before = len(slots)
+        gain = {t: d - (before - n) for t, n in k.items() if d - (before - n) > 0}
+        _take(k, {t: d for t in k})
+        slots[:] = [None] * max(0, before - d)
+        self.known[dst].update(gain)
+        self.slots[dst].extend([None] * d)
+
+    # ---- reading ----
+    def view(self) -> "View":
+        """What this seat knows now, frozen (card types only)."""
+        ct = self.card_type
+        return View(
+            seat=self.seat,
+            zones=tuple(tuple(None if c is None else ct[c] for c in slots) for slots in self.slots),
+            known=tuple(tuple(sorted(k.items())) for k in self.known),
+            turn=self.turn, current=self.current, over=self.over,
+            vars=tuple(sorted(self.vars.items(), key=_var_key)),
+            program=self.program)
+
+
+def view_of(program, log, seat: int) -> "View":
+    """The view of `seat` after the events of `log` (e.g. a state's st.log)."""
+    return Observer(program, seat).observe_all(log).view()
+
+
+@dataclass(frozen=True)
+class View:
+    """What one seat knows at one moment; equal views mean the seat cannot tell the games apart.
+
+    Zones are given by index or by name (program.zone_names); card types are type indices
+    (program.type_names); `to_dict()` gives everything by name."""
+
+    seat: int
+    zones: tuple      # per zone: types bottom to top, None where the face at that position is not known
+    known: tuple      # per zone: ((type, count), ...) guaranteed there (K); exact for zones the seat sees
+    turn: int         # turn number (0 before the first turn)
+    current: Any      # whose turn it is (None before the first turn)
+    over: bool        # the game has ended
+    vars: tuple       # (((name, owner), value), ...): the public variables
+    program: Any = field(compare=False, repr=False)
+
+    def zone(self, z) -> int:
+        """A zone index from an index or a name."""
+        return z if isinstance(z, int) else self.program.zone_names.index(z)
+
+    def sees(self, z) -> bool:
+        """Whether this seat sees the faces of the zone's cards."""
+        return bool(self.program.zone_vis[self.zone(z)] >> self.seat & 1)
+
+    def size(self, z) -> int:
+        return len(self.zones[self.zone(z)])
+
+    def cards(self, z) -> list:
+        """The zone's types bottom to top (None: a position whose face this seat does not know).
+        For a zone the seat sees, every entry is known (except the order after a shuffle)."""
+        return list(self.zones[self.zone(z)])
+
+    def known_positions(self, z) -> dict:
+        """{index from the bottom: type} for every position of the zone whose face is known."""
+        return {i: t for i, t in enumerate(self.zones[self.zone(z)]) if t is not None}
+
+    def known_cards(self, z) -> Counter:
+        """K: the types guaranteed to be in the zone, with how many of each."""
+        return Counter(dict(self.known[self.zone(z)]))
+
+    def unknown(self, z) -> int:
+        """How many of the zone's cards are not known to this seat."""
+        z = self.zone(z)
+        return len(self.zones[z]) - sum(n for _, n in self.known[z])
+
+    def could_be_in(self, z) -> dict:
+        """{type: count}: every card of the game minus the copies known to be in other zones."""
+        z = self.zone(z)
+        left = Counter(self.program.card_type)
+        for other, k in enumerate(self.known):
+            if other != z:
+                for t, n in k:
+                    left[t] -= n
+        return {t: n for t, n in sorted(left.items()) if n > 0}
+
+    def var(self, name: str, owner: int | None = None):
+        return dict(self.vars).get((name, owner))
+
+    def to_dict(self) -> dict:
+        """Everything by name (for JSON, a UI, a test): zones, turn, variables."""
+        names = self.program.type_names
+
+        def by_name(counts) -> dict:
+            return {names[t]: n for t, n in sorted(dict(counts).items())}
+
+        zones = {}
+        for z, label in enumerate(self.program.zone_names):
+            entry = {"size": self.size(z), "sees": self.sees(z),
+                     "cards": [None if t is None else names[t] for t in self.zones[z]],
+                     "known": by_name(self.known[z])}
+            if not self.sees(z):
+                entry["could_be"] = by_name(self.could_be_in(z))
+            zones[label] = entry
+        return {"seat": self.seat, "turn": self.turn, "current": self.current, "over": self.over,
+                "vars": {name + ("" if owner is None else f"({owner})"): v for (name, owner), v in self.vars},
+                "zones": zones}
+
+
+def _take(k: Counter, counts) -> None:
+    """K[t] = max(0, K[t] − counts[t]), dropping types that reach 0."""
+    for t, x in counts.items():
+        left = k.get(t, 0) - x
+        if left > 0:
+            k[t] = left
+        else:
+            k.pop(t, None)
+
+
+def _initial_vars(program) -> dict:
+    """The variables' starting values: fixed by the ruleset, the same in every game."""
+    start = program.initial()[2]
+    out = {}
+    for decl in program.rules.vars:
+        base = program.var_base[decl.name]
+        owners = range(program.players) if decl.per_player else [None]
+        for k, owner in enumerate(owners):
+            out[(decl.name, owner)] = start[base + k]
+    return out
+
+
+def _var_key(item):
+    (name, owner), _ = item
+    return (name, -1 if owner is None else owner)
