@@ -490,7 +490,8 @@ class GeneratedProgram(Program):
 
     def l_ShuffleS(self, s):
         z = self.zone_src(s.zone, {})
-        return [f"E.shuffle_zone(st, {z}, {self.k(self.card_type)}, {self.k(self.zone_names)}[{z}])"]
+        return [f"E.shuffle_zone(st, {z}, {self.k(self.card_type)}, {self.k(self.zone_names)}[{z}], "
+                f"{self.k(self.zone_vis)}[{z}])"]
 
     def l_DealS(self, s):
         src = self.zone_src(s.source, {})
@@ -516,11 +517,10 @@ class GeneratedProgram(Program):
             trig = self.trigger_names[src.cards.decl.name]
             return [f"{m} = E.take_top(st, {z}, {n}, {trig}, {src.bottom})", f"if {m}:",
                     f"    E.place(st, {m}, {d})", "    " + log.format(z=z)]
-        g = self.fresh("g")
-        return [f"{m} = list({self.x(src, {})})", f"if {m}:", f"    {g} = E.remove(st, {m})",
-                f"    E.place(st, {m}, {d})",
-                f"    if st.log is not None:",
-                f"        for _z, _cs in {g}: E.log_move(st, _z, {d}, _cs, {vis})"]
+        # cards from several zones land group by group, in the order the events tell it
+        return [f"{m} = list({self.x(src, {})})", f"if {m}:",
+                f"    for _z, _cs in E.remove(st, {m}):", f"        E.place(st, _cs, {d})",
+                f"        if st.log is not None: E.log_move(st, _z, {d}, _cs, {vis})"]
 
 
 def _indent(lines: list) -> list:

@@ -12,7 +12,7 @@ MAX_OPS_PER_RUN = 2_000_000   # guard: a ruleset that loops without asking anyon
 
 # Event kinds. Events are tuples, kind first (see events.py for who sees what):
 #   (MOVE, from zone, to zone, card ids, mask of seats that see the faces)
-#   (SHUFFLE, zone)                 (TURN, seat, turn number)
+#   (SHUFFLE, zone, new order of card ids, mask of seats that see it)   (TURN, seat, turn number)
 #   (DECIDE, seat, decision index, move)   seen by the deciding seat only
 #   (SET, variable name, owner seat or None, value)   (END,)
 MOVE, SHUFFLE, TURN, DECIDE, SET, END = "move", "shuffle", "turn", "decide", "set", "end"
@@ -118,7 +118,7 @@ def remove(st: State, cards) -> list:
     return list(groups.items())
 
 
-def shuffle_zone(st: State, z: int, card_type: list, zone_name: str) -> None:
+def shuffle_zone(st: State, z: int, card_type: list, zone_name: str, mask: int = 0) -> None:
     """Shuffle zone z with the state's generator, or as the replayed record says."""
     zone = st.zones[z]
     if len(zone) < 2:
@@ -130,7 +130,7 @@ def shuffle_zone(st: State, z: int, card_type: list, zone_name: str) -> None:
     if st.chance is not None:
         st.chance.append((z, [card_type[c] for c in zone]))
     if st.log is not None:
-        st.log.append((SHUFFLE, z))
+        st.log.append((SHUFFLE, z, tuple(zone), mask))
 
 
 def _scripted_order(st: State, z: int, card_type: list, zone_name: str) -> None:

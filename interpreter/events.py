@@ -2,7 +2,7 @@
 
 Every seat sees that an event happened (how many cards went where); the faces of moved
 cards only the seats in the event's mask see: the seats that can see the zone the cards
-left or the zone they entered.
+left or the zone they entered. A shuffle's new order is seen by the seats that see the zone.
 """
 from __future__ import annotations
 
@@ -23,6 +23,8 @@ def for_seat(program, log: list, seat: int) -> list:
         kind = event[0]
         if kind == MOVE and not sees_faces(event, seat):
             out.append((MOVE, event[1], event[2], len(event[3]), 0))
+        elif kind == SHUFFLE and not event[3] >> seat & 1:
+            out.append((SHUFFLE, event[1], None, 0))     # the new order only for who sees the zone
         elif kind == DECIDE and event[1] != seat:
             continue
         else:

@@ -342,13 +342,13 @@ class Statements:
         return self.block_fn(s.body)
 
     def s_ShuffleS(self, s):
-        zi, types, names = self.zone_index(s.zone), self.card_type, self.zone_names
+        zi, types, names, vis = self.zone_index(s.zone), self.card_type, self.zone_names, self.zone_vis
         if isinstance(zi, int):
-            return lambda st: E.shuffle_zone(st, zi, types, names[zi])
+            return lambda st: E.shuffle_zone(st, zi, types, names[zi], vis[zi])
 
         def shuffle(st):
             z = zi(st, None)
-            E.shuffle_zone(st, z, types, names[z])
+            E.shuffle_zone(st, z, types, names[z], vis[z])
         return shuffle
 
     def s_DealS(self, s):
@@ -407,10 +407,9 @@ class Statements:
             if not cards:
                 return
             d = dst_of(st)
-            groups = E.remove(st, cards)
-            E.place(st, cards, d)
-            if st.log is not None:
-                for z, group in groups:
+            for z, group in E.remove(st, cards):    # group by group, in the order the events tell it
+                E.place(st, group, d)
+                if st.log is not None:
                     E.log_move(st, z, d, group, vis)
         return move_cards
 

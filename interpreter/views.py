@@ -14,7 +14,8 @@ A move whose faces the seat sees (the seat may see the zone the cards left or th
 A move the seat does not see, d cards:
   K(src)[t] = max(0, K(src)[t] − d) for every t; K(dst)[t] gains max(0, d − (size before − K(src)[t])).
 A shuffle keeps K and forgets every position. As every move into or out of a zone the seat can see
-is a seen move, such a zone is known exactly (K is its multiset, every position is known).
+is a seen move, such a zone is known exactly (K is its multiset, and every position is known but
+after a shuffle, see below).
 
 Positions ("nth from bottom"): cards always enter on top, so entering never moves known positions.
 The events do not say from where in a zone cards left. A zone keeps its known positions only when
@@ -25,6 +26,15 @@ Why not keep positions when the seen cards were at known positions of a partly k
 several cards of one type the rules take (the topmost, decisions.py) depends on the hidden cards, so
 whether the known one left would tell the seat something about the hidden ones.
 
+What the events do not (yet) tell, and how it is read here:
+- a shuffle does not carry the new order: after a shuffle of a zone the seat sees, its multiset is
+  exact but its positions are unknown (None) until cards leave or enter;
+- cards chosen from several zones at once are logged one move per source zone, though they land on
+  top in the order chosen: destination positions are taken in event order (exact whenever a move
+  has one source, as every R-Eco move has);
+- a draw that runs its zone dry logs the zone's on-empty statements before the draw itself: sizes
+  are off while those events are read and right again after the draw (K stays sound).
+
 Card ids stay inside the Observer and are only read from moves the seat saw; a View exposes card
 types (ids are dealt in kind order, so an id would name the type of a card never seen).
 Event moves whose cards are a count instead of ids (events.for_seat) are read as unseen moves.
@@ -33,6 +43,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from .engine import DECIDE, END, MOVE, SET, SHUFFLE, TURN
@@ -68,7 +79,8 @@ class Observer:
                 self._seen(src, dst, cards)
         elif kind == SHUFFLE:
             slots = self.slots[event[1]]
-            slots[:] = [None] * len(slots)
+            seen = len(event) > 3 and event[3] >> self.seat & 1 and event[2] is not None
+            slots[:] = list(event[2]) if seen else [None] * len(slots)
         elif kind == TURN:
             self.current, self.turn = event[1], event[2]
         elif kind == SET:
@@ -174,12 +186,19 @@ class View:
     def could_be_in(self, z) -> dict:
         """{type: count}: every card of the game minus the copies known to be in other zones."""
         z = self.zone(z)
-        left = Counter(self.program.card_type)
-        for other, k in enumerate(self.known):
-            if other != z:
-                for t, n in k:
-                    left[t] -= n
+        left = self._unplaced.copy()
+        for t, n in self.known[z]:
+            left[t] += n
         return {t: n for t, n in sorted(left.items()) if n > 0}
+
+    @cached_property
+    def _unplaced(self) -> Counter:
+        """Every card of the game minus every K (computed once per view)."""
+        left = Counter(self.program.card_type)
+        for k in self.known:
+            for t, n in k:
+                left[t] -= n
+        return left
 
     def var(self, name: str, owner: int | None = None):
         return dict(self.vars).get((name, owner))
