@@ -27,11 +27,8 @@ several cards of one type the rules take (the topmost, decisions.py) depends on 
 whether the known one left would tell the seat something about the hidden ones.
 
 What the events do not (yet) tell, and how it is read here:
-- a shuffle does not carry the new order: after a shuffle of a zone the seat sees, its multiset is
-  exact but its positions are unknown (None) until cards leave or enter;
-- cards chosen from several zones at once are logged one move per source zone, though they land on
-  top in the order chosen: destination positions are taken in event order (exact whenever a move
-  has one source, as every R-Eco move has);
+- a shuffle carries its new order only for the seats that see the zone; for others every position
+  of the zone is forgotten;
 - a draw that runs its zone dry logs the zone's on-empty statements before the draw itself: sizes
   are off while those events are read and right again after the draw (K stays sound).
 
