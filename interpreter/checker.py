@@ -145,7 +145,8 @@ class Checker:
         return kinds.pop() if len(kinds) == 1 and "any" not in kinds else "any"
 
     def suggest(self, name: str, candidates) -> str:
-        close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
+        # sorted: the same suggestion on every run, whatever the hash seed
+        close = difflib.get_close_matches(name, sorted(set(map(str, candidates))), n=1, cutoff=0.6)
         return f"did you mean '{close[0]}'?" if close else ""
 
     # ---- entry ----
