@@ -196,7 +196,7 @@ class Checker:
             vars=list(self.vars.values()), functions=self.functions, procedures=procedures, setup=setup,
             first=first, next=nxt, steps=steps, end_when=end_when, finish=finish, score=score,
             tiebreak=tiebreak, bot_eval=bot_eval, slots=list(self.slots), sources=self.doc.sources,
-            overrides=self.overrides)
+            overrides=self.overrides, display=self.check_display())
 
     # ---- parameters ----
     def declare_params(self) -> None:
@@ -680,6 +680,12 @@ class Checker:
             self.expect(value, {"int"}, f"a tiebreak ({key})")
             out.append((1 if key == "most" else -1, value))
         return out
+
+    def check_display(self) -> dict:
+        """How `play` shows a seat's view (the schema checked the values): defaults filled in."""
+        display = {"knowledge": "full"}
+        display.update(self.get(("display",), None) or {})
+        return display
 
     def check_recursion(self, procedures: dict) -> None:
         """Procedures may call each other but not themselves, directly or through others."""

@@ -334,7 +334,7 @@ def cmd_play(args) -> int:
     if seed is None:
         import random
         seed = random.SystemRandom().randrange(1 << 31)
-    play(game, args.players, seed, seat_bots)
+    play(game, args.players, seed, seat_bots, console=console(), memory_aid=args.memory_aid)
     return 0
 
 
@@ -402,6 +402,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seat", type=seat_option, action="append", metavar="K=BOT",
                    help=f"seat K (from 0) is played by a bot ({known_bots()}); other seats are human; "
                         "repeatable")
+    p.add_argument("--memory-aid", action="store_true",
+                   help="show your seat's whole perfect-memory knowledge (cards known to be in hidden zones, "
+                        "the overview o) even when the ruleset's display.knowledge is faces")
     p.set_defaults(func=cmd_play)
     return parser
 

@@ -323,3 +323,4 @@ class Ruleset:
     slots: list                # local slot names
     sources: list
     overrides: dict
+    display: dict = field(default_factory=lambda: {"knowledge": "full"})   # how `play` shows a seat's view

@@ -1,64 +1,105 @@
-"""Terminal play: humans and bots at one table, one decision at a time (`cardrules play`).
+"""Terminal play as on Yucata: humans and bots at one table, one decision at a time (`cardrules play`).
 
-A first, plain version: text in, text out, through `input()` and `print()` so that tests can
-drive it through stdin. Seats are numbered from 0, as in records and error messages.
-Seat k's bot is seeded with `rng.derive(seed, k)` (the same rule as `cardrules record`).
+Everything a human is shown comes from the deciding seat's View (views.py), fed the events of the
+game as that seat saw them (events.for_seat) — never from the real state. The layout is generic:
+  - the seat's own panel first (its own zones, card by card), a ★ on the starting player;
+  - one panel per other seat: its zones, with sizes, the cards known to be in its hidden zones
+    (when the ruleset shows knowledge) and its public zones card by card;
+  - the table: zone families sharing the same index list as one table (a row per index value, a
+    column per family), the other table zones as lines;
+  - the legal moves, numbered, in canonical text; typed by number or by text.
+Commands: u undo, s the ordered public piles in draw order (next first), o what may still be in
+each hidden table zone, ? show again, q quit.
+
+How much knowledge is shown is the ruleset's `display.knowledge`: full (perfect memory) or faces
+(only the cards visible now); `--memory-aid` shows the knowledge anyway.
+
+Undo: a seat's own moves can be undone back to the last point where new information reached
+anyone: a move whose events show a seat a card the deciding seat could not see before (a move out
+of a zone hidden from it, with faces shown to someone), a shuffle, or another seat deciding. Such a
+move, and any move that ends the seat's decisions (the turn passes, the game ends), is first
+applied to a copy and only kept once the human confirms it (c), or dropped (u).
+
+Output is plain sequential rich output (no full-screen UI), so it works with piped input.
+Seats are numbered from 0; seat k's bot is seeded with `rng.derive(seed, k)`.
 """
 from __future__ import annotations
 
+import dataclasses
 import sys
+from collections import Counter
 
-from . import rng
+from rich.console import Console, Group
+from rich.panel import Panel
+from rich.rule import Rule
+from rich.table import Table
+from rich.text import Text
+
+from . import ir, rng
 from .bots import make_bot
+from .engine import MOVE, SET, SHUFFLE, TURN
 from .errors import IllegalMove, RuleRuntimeError
-from .game import Game
+from .events import describe, for_seat
+from .views import Observer
+
+STAR = "★"
+QUIT = ("q", "quit", "exit")
+HELP = "type a move's number or its text · u undo · s piles in draw order · o overview · ? again · q quit"
+BLANK_LINES = 40          # what "clears" the screen between two human seats (a pipe cannot be cleared)
 
 
 class Quit(Exception):
-    """The human typed q (or stdin ended)."""
+    """The human typed q (or the input ended)."""
 
 
-def group_cards(program, cards: list) -> str:
-    """Cards as counts by type in type order: '2×red:1, 1×blue:2'."""
-    counts: dict = {}
-    for c in cards:
-        t = program.card_type[c]
-        counts[t] = counts.get(t, 0) + 1
-    return ", ".join(f"{n}×{program.type_names[t]}" for t, n in sorted(counts.items()))
+# ---- what the rules say about the zones ----
+def ordered_families(rules) -> set:
+    """Zone declarations whose order matters: the rules take cards from their top or bottom
+    (`top … of Z`, `deal … from Z`)."""
+    names, seen, todo = set(), set(), [rules]
+    while todo:
+        x = todo.pop()
+        if isinstance(x, (list, tuple, set, frozenset)):
+            todo.extend(x)
+            continue
+        if isinstance(x, dict):
+            todo.extend(x.values())
+            continue
+        if not dataclasses.is_dataclass(x) or isinstance(x, type) or id(x) in seen:
+            continue
+        seen.add(id(x))
+        if isinstance(x, ir.TopN):
+            names |= _zones_in(x.cards)
+        elif isinstance(x, ir.DealS):
+            names.add(x.source.decl.name)
+        todo.extend(getattr(x, f.name) for f in dataclasses.fields(x))
+    return names
 
 
-def zone_lines(program, st, seat: int) -> list:
-    """What `seat` may know of every zone: its own and public zones card by card, the rest by size."""
-    everyone = (1 << program.players) - 1
-    mine, table, hidden = [], [], []
-    for z, name in enumerate(program.zone_names):
-        cards, vis = st.zones[z], program.zone_vis[z]
-        if vis & (1 << seat):
-            text = group_cards(program, cards) if cards else "—"
-            if len({program.card_type[c] for c in cards}) > 1:
-                text += f"   (top: {program.type_names[program.card_type[cards[-1]]]})"
-            (table if vis == everyone else mine).append(f"  {name}: {text}")
-        else:
-            hidden.append(f"  {name}: {len(cards)} card{'s' if len(cards) != 1 else ''}")
-    out = []
-    if mine:
-        out += [f"seat {seat}, your cards:"] + mine
-    if table:
-        out += ["on the table:"] + table
-    if hidden:
-        out += ["hidden from you (sizes):"] + hidden
+def _zones_in(e) -> set:
+    """The zone declarations an expression of cards reads from."""
+    if isinstance(e, ir.ZoneRef):
+        return {e.decl.name}
+    out = set()
+    if isinstance(e, ir.Expr):
+        for f in dataclasses.fields(e):
+            v = getattr(e, f.name)
+            for x in (v if isinstance(v, tuple) else (v,)):
+                if isinstance(x, ir.Expr):
+                    out |= _zones_in(x)
     return out
 
 
-def chosen_cards(dec, st, move) -> list:
-    """The cards a move of this decision would take (empty for value moves)."""
-    if dec.kind == "cards":
-        return dec.cards.bind(st, move)
-    if dec.kind == "options":
-        i, payload = move
-        spec = dec.options[i][2]
-        return spec.bind(st, payload) if spec is not None and payload is not None else []
-    return []
+def counts_text(names: list, counts, unknown: int = 0) -> str:
+    """'2×red:1, 1×blue:2' (type order), with '?×n' for n unknown cards."""
+    parts = [f"{n}×{names[t]}" for t, n in sorted(dict(counts).items()) if n > 0]
+    if unknown:
+        parts.append(f"?×{unknown}")
+    return ", ".join(parts) or "—"
+
+
+def plural(n: int, word: str = "card") -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def _isatty(stream) -> bool:
@@ -68,131 +109,414 @@ def _isatty(stream) -> bool:
         return False
 
 
-class Table:
-    """One game in the terminal: who sits where, the state, and the input/output functions."""
+class Session:
+    """One game in the terminal: who sits where, the state, the seats' memories, input and output."""
 
-    def __init__(self, game: Game, players: int, seed: int, seat_bots: dict, ask=input, say=print):
+    def __init__(self, game, players: int, seed: int, seat_bots: dict, ask=None, console=None,
+                 memory_aid: bool = False):
         self.game, self.players, self.seed = game, players, seed
-        self.program = game.program(players)
+        self.program = p = game.program(players)
+        self.console = console or Console(highlight=False)
+        self.ask = ask
         self.bot_names = dict(seat_bots)
         self.bots = {k: make_bot(name, rng.derive(seed, k)) for k, name in seat_bots.items()}
         self.humans = [k for k in range(players) if k not in self.bots]
-        self.ask, self.say = ask, say
-        self.st = self.program.new_state(seed)
+        display = getattr(p.rules, "display", None) or {}
+        self.full = memory_aid or display.get("knowledge", "full") == "full"
+        self.ordered = ordered_families(p.rules)
+        self.st = p.new_state(seed, log=True)
+        self.undo_stack: list = []          # (state before, move text) of the decider's own moves
+        self.no_undo = "you have made no move yet"
+        self.memory: dict = {}              # seat -> (Observer, events of st.log read)
+        self.seen: dict = {}                # human seat -> events of st.log shown to it
         self.last_human = None
+        self._starter = None
+
+    # ---- output ----
+    def say(self, text: str = "") -> None:
+        self.console.print(Text(text))
 
     def who(self, seat: int) -> str:
         return self.bot_names.get(seat, "you" if len(self.humans) == 1 else "human")
+
+    def read(self, prompt: str) -> str:
+        """One line of input; read lines are echoed (unless typed at a terminal) so that a transcript
+        reads like a session."""
+        if self.ask is None:
+            if _isatty(sys.stdin) and self.console.is_terminal:
+                try:
+                    return self.console.input(prompt)
+                except EOFError:
+                    self.say()
+                    raise Quit from None
+            self.console.print(Text(prompt), end="")
+            line = sys.stdin.readline()
+            if not line:
+                self.say()
+                raise Quit
+            line = line.rstrip("\r\n")
+        else:
+            try:
+                line = self.ask(prompt)
+            except (EOFError, StopIteration):
+                self.say(prompt)
+                raise Quit from None
+            self.console.print(Text(prompt), end="")
+        self.say(line)
+        return line
+
+    # ---- the seats' memories ----
+    def view(self, seat: int):
+        """What `seat` knows now, from the events it saw (kept up to date incrementally)."""
+        log = self.st.log
+        obs, n = self.memory.get(seat, (None, 0))
+        if obs is None or n > len(log):
+            obs, n = Observer(self.program, seat), 0
+        obs.observe_all(for_seat(self.program, log[n:], seat))
+        self.memory[seat] = (obs, len(log))
+        return obs.view()
+
+    def set_state(self, st) -> None:
+        """Go back to an earlier state: the memories are rebuilt from its log."""
+        self.st = st
+        self.memory.clear()
+
+    def starter(self):
+        """The seat of the first turn (everyone sees whose turn it is)."""
+        if self._starter is None:
+            self._starter = next((e[1] for e in self.st.log if e[0] == TURN), None)
+        return self._starter
+
+    def reveals(self, events: list, seat: int) -> bool:
+        """Whether events bring new information to anyone: a card face out of a zone `seat` cannot see
+        shown to some seat, or a shuffle."""
+        vis, bit = self.program.zone_vis, 1 << seat
+        for e in events:
+            if e[0] == SHUFFLE or (e[0] == MOVE and e[4] and not vis[e[1]] & bit):
+                return True
+        return False
 
     # ---- the loop ----
     def run(self) -> bool:
         """Play to the end; False when a human quit (q or end of input)."""
         seats = ", ".join(f"seat {k}: {self.who(k)}" for k in range(self.players))
         self.say(f"{self.game.name}, {self.players} players, seed {self.seed} ({seats})")
-        program, st = self.program, self.st
+        if not self.full:
+            self.say("this ruleset shows only the cards visible now (display.knowledge: faces); "
+                     "--memory-aid shows what you know")
         try:
-            while not st.over:
-                legal = program.legal_moves(st)
+            while not self.st.over:
+                st = self.st
+                legal = self.program.legal_moves(st)
                 if not legal:
-                    raise RuleRuntimeError(st.pending.pos, f"decision '{st.pending.name}' has no legal option "
-                                           f"for seat {st.decider} in turn {st.turn}")
+                    raise RuleRuntimeError(st.pending.pos, f"decision '{st.pending.name}' has no legal "
+                                           f"option for seat {st.decider} in turn {st.turn}")
                 if st.decider in self.bots:
                     self.bot_move(legal)
                 else:
-                    program.apply(st, self.human_move(legal))
+                    self.human_decision(legal)
         except Quit:
-            self.say(f"game abandoned in turn {st.turn}.")
+            self.say(f"game abandoned in turn {self.st.turn}.")
             return False
         self.show_result()
         return True
 
     def bot_move(self, legal: list) -> None:
-        """Let a bot decide, apply its move and announce it (cards hidden from the humans stay hidden)."""
-        program, st = self.program, self.st
-        seat, dec = st.decider, st.pending
-        move = self.bots[seat].choose(program, st, legal)
-        text = program.move_text(st, move)
-        cards = chosen_cards(dec, st, move)
-        before = [st.loc[c] for c in cards]
-        program.apply(st, move)
-        humans = sum(1 << k for k in self.humans)
-        vis = program.zone_vis
-        if any((vis[b] | vis[st.loc[c]]) & humans != humans for b, c in zip(before, cards)):
-            text = f"{text.split(':')[0]}: {len(cards)} card{'s' if len(cards) != 1 else ''}"
-        self.say(f"seat {seat} ({self.bot_names[seat]}): {text}")
+        """A bot decides; its move is shown through the events the humans saw."""
+        st, seat = self.st, self.st.decider
+        n = len(st.log)
+        move = self.bots[seat].choose(self.program, st, legal)
+        self.program.apply(st, move)
+        self.undo_stack.clear()
+        self.no_undo = f"seat {seat} decided since your last move"
+        self.report(f"seat {seat} ({self.bot_names[seat]})", st.log[n:], self.humans)
 
-    def human_move(self, legal: list):
-        """Ask the deciding human until they give a legal move (by number or text)."""
-        program, st = self.program, self.st
-        seat = st.decider
+    def report(self, actor: str, events: list, viewers: list) -> None:
+        """What happened, as every one of `viewers` saw it (faces only where they all saw them)."""
+        everyone = sum(1 << k for k in viewers)
+        lines = []
+        for e in events:
+            if e[0] == MOVE:
+                seen = not isinstance(e[3], int) and e[4] & everyone == everyone
+                shown = e if seen else (MOVE, e[1], e[2], e[3] if isinstance(e[3], int) else len(e[3]), 0)
+                lines.append(describe(self.program, shown))
+            elif e[0] in (SHUFFLE, SET):
+                lines.append(describe(self.program, e))
+            elif e[0] == TURN:
+                lines.append(f"— turn {e[2]}: seat {e[1]} ({self.who(e[1])}) —")
+        self.say(f"{actor}: " + (lines[0] if lines else "(nothing visible)"))
+        for line in lines[1:]:
+            self.say(f"    {line}")
+
+    def human_decision(self, legal: list) -> None:
+        """Ask the deciding human until the state changes (a move kept, or an undo)."""
+        seat = self.st.decider
         if len(self.humans) > 1 and seat != self.last_human:
-            self.say(f"— pass to seat {seat} —")
-            self.read(f"seat {seat}, press Enter when ready ")
+            self.pass_screen(seat)
         self.last_human = seat
-        self.show(legal)
+        self.show(seat, legal)
         while True:
             line = self.read(f"seat {seat}> ").strip()
+            cmd = line.lower()
             if not line:
                 continue
-            if line.lower() in ("q", "quit", "exit"):
+            if cmd in QUIT:
                 raise Quit
-            if line == "?":
-                self.show(legal)
-                continue
-            if line.isdigit():
-                n = int(line)
-                if 1 <= n <= len(legal):
-                    return legal[n - 1]
-                self.say(f"there is no move {n}: type 1 to {len(legal)}, a move's text, ? or q")
-                continue
-            try:
-                return program.parse_move(st, line)
-            except IllegalMove as exc:
-                self.say(str(exc))
+            if cmd in ("?", "h", "help"):
+                self.show(seat, legal)
+            elif cmd == "s":
+                self.show_piles(seat)
+            elif cmd == "o":
+                self.show_overview(seat)
+            elif cmd == "c":
+                self.say("nothing to confirm: choose a move first")
+            elif cmd == "u":
+                if self.undo():
+                    return
+            else:
+                move = self.parse(line, legal)
+                if move is not None and self.try_move(seat, move):
+                    return
+                if move is not None:
+                    self.show_moves(legal)
 
-    def read(self, prompt: str) -> str:
-        """One line of input; piped input is echoed so that the transcript reads like a session."""
+    def parse(self, line: str, legal: list):
+        """The move a line names (by number or canonical text), or None after saying why not."""
+        if line.isdigit():
+            n = int(line)
+            if 1 <= n <= len(legal):
+                return legal[n - 1]
+            self.say(f"there is no move {n}: type 1 to {len(legal)}, a move's text, or ? for help")
+            return None
         try:
-            line = self.ask(prompt)
-        except EOFError:
-            self.say("")
-            raise Quit from None
-        if self.ask is input and not _isatty(sys.stdin):
-            self.say(line)
-        return line
+            return self.program.parse_move(self.st, line)
+        except IllegalMove as exc:
+            self.say(str(exc))
+            return None
+
+    def try_move(self, seat: int, move) -> bool:
+        """Apply the move on a copy; keep it at once, or after confirmation when it reveals new cards
+        or ends the seat's decisions. True when the move was kept."""
+        st, program = self.st, self.program
+        text = program.move_text(st, move)
+        trial = st.clone()
+        n = len(st.log)
+        program.apply(trial, move)
+        new = trial.log[n:]
+        if self.reveals(new, seat):
+            why = "this reveals new cards"
+        elif trial.over:
+            why = "this ends the game"
+        elif trial.decider != seat:
+            why = f"this ends your decisions (seat {trial.decider} decides next)"
+        else:
+            why = None
+        if why:
+            self.say(f"{text} — {why}: c to confirm, u to undo")
+            while True:
+                answer = self.read(f"seat {seat} confirm (c/u)> ").strip().lower()
+                if answer == "c":
+                    break
+                if answer == "u":
+                    self.say(f"undone: {text}")
+                    return False
+                if answer in QUIT:
+                    raise Quit
+                self.say("type c to confirm or u to undo")
+            self.undo_stack.clear()
+            self.no_undo = f"you confirmed '{text}'" + (" and new cards were revealed" if "reveals" in why else "")
+        else:
+            self.undo_stack.append((st, text))
+        self.st = trial
+        self.report("you" if len(self.humans) == 1 else f"seat {seat}",
+                    for_seat(program, new, seat), [seat])
+        return True
+
+    def undo(self) -> bool:
+        """Take back the seat's last move of this turn; False (and why) when there is none."""
+        if not self.undo_stack:
+            self.say(f"nothing to undo: {self.no_undo}")
+            return False
+        st, text = self.undo_stack.pop()
+        self.set_state(st)
+        self.say(f"undone: {text}")
+        return True
+
+    def pass_screen(self, seat: int) -> None:
+        """Between two human seats: hide the previous seat's screen, wait, then recap for the next."""
+        self.console.print(Rule())
+        for _ in range(BLANK_LINES):
+            self.console.print()
+        self.console.print(Rule(Text(f"pass to seat {seat}")))
+        self.say(f"— pass to seat {seat} —")
+        self.read(f"seat {seat}, press Enter when ready ")
+        start = self.seen.get(seat)
+        if start is not None and start < len(self.st.log):
+            self.report(f"seat {seat}, since you last looked",
+                        for_seat(self.program, self.st.log[start:], seat), [seat])
 
     # ---- display ----
-    def show(self, legal: list) -> None:
-        program, st = self.program, self.st
-        seat = st.decider
+    def zone_label(self, z: int) -> str:
+        decl, name = self.program.zone_decl[z], self.program.zone_names[z]
+        return name.replace(f"({self.program.zone_owner[z]})", "") if decl.per_player else name
+
+    def zone_text(self, v, z: int) -> str:
+        """What the seat knows of one zone: faces if it sees them, else the size (and, when knowledge
+        is shown, the cards known to be there)."""
+        names, size = self.program.type_names, v.size(z)
+        if v.sees(z):
+            if not size:
+                return "—"
+            cards = v.cards(z)
+            if self.program.zone_decl[z].name in self.ordered:
+                top = cards[-1]
+                return f"top {'?' if top is None else names[top]} ({size})"
+            text = counts_text(names, Counter(t for t in cards if t is not None), cards.count(None))
+            return text if size == 1 else f"{text} ({size})"
+        text = plural(size)
+        if self.full and size:
+            known = v.known_cards(z)
+            if known:
+                text += f" — known: {counts_text(names, known, v.unknown(z))}"
+        return text
+
+    def seat_panel(self, v, p: int) -> Panel:
+        """One seat's zones and variables, as seat v.seat knows them."""
+        prog = self.program
+        lines = [f"{self.zone_label(z)}: {self.zone_text(v, z)}"
+                 for z in range(len(prog.zone_names)) if prog.zone_owner[z] == p and prog.zone_decl[z].per_player]
+        lines += [f"{name} = {value}" for (name, owner), value in v.vars if owner == p]
+        title = f"seat {p} · {self.who(p)}"
+        if p == self.starter():
+            title += f" {STAR} started"
+        if p == v.current:
+            title += " · to play"
+        return Panel(Text("\n".join(lines) or "(nothing)"), title=Text(title), title_align="left",
+                     border_style="bold" if p == v.seat else "dim")
+
+    def table_view(self, v) -> list:
+        """The table: families with the same index list as one table, other zones as lines."""
+        prog = self.program
+        groups: dict = {}
+        lines = []
+        for decl in prog.rules.zones:
+            if decl.per_player:
+                continue
+            base = prog.zone_base[decl.name]
+            if decl.per is None:
+                lines.append(f"{decl.name}: {self.zone_text(v, base)}")
+            else:
+                groups.setdefault(tuple(prog.family[decl.name]), []).append(decl)
+        lines += [f"{name} = {value}" for (name, owner), value in v.vars if owner is None]
+        out = []
+        for values, decls in groups.items():
+            table = Table(show_header=True, expand=False, box=None, padding=(0, 2))
+            table.add_column("")
+            for decl in decls:
+                table.add_column(Text(decl.name))
+            for value in values:
+                row = [Text(str(value))]
+                for decl in decls:
+                    z = prog.zone_base[decl.name] + prog.family[decl.name][value]
+                    row.append(Text(self.zone_text(v, z)))
+                table.add_row(*row)
+            out.append(table)
+        if lines:
+            out.append(Text("\n".join(lines)))
+        return out
+
+    def show(self, seat: int, legal: list) -> None:
+        """The whole screen of a decision, from the seat's view."""
+        v, st = self.view(seat), self.st
+        self.seen[seat] = len(st.log)
         whose = "" if st.current == seat else f" (seat {st.current}'s turn)"
-        self.say("")
-        self.say(f"turn {st.turn}{whose} — seat {seat} decides: {st.pending.name}")
-        for line in zone_lines(program, st, seat):
-            self.say(line)
+        self.say()
+        self.console.print(Rule(Text(f"turn {st.turn}{whose} — seat {seat} decides: {st.pending.name}")))
+        order = [seat] + [p for p in range(self.players) if p != seat]
+        for p in order:
+            self.console.print(self.seat_panel(v, p))
+        self.console.print(Panel(Group(*self.table_view(v)), title=Text("table"), title_align="left"))
+        self.show_moves(legal)
+
+    def show_moves(self, legal: list) -> None:
         self.say("legal moves:")
         for i, m in enumerate(legal, 1):
-            self.say(f"  {i:>2}. {program.move_text(st, m)}")
-        self.say("type a number or a move's text; ? shows this again, q quits")
+            self.say(f"  {i:>2}. {self.program.move_text(self.st, m)}")
+        self.say(HELP)
+
+    def show_piles(self, seat: int) -> None:
+        """Every ordered pile the seat sees, in draw order (next card first)."""
+        v, prog = self.view(seat), self.program
+        names, lines = prog.type_names, []
+        for z, label in enumerate(prog.zone_names):
+            if prog.zone_decl[z].name not in self.ordered:
+                continue
+            if not v.sees(z):
+                continue
+            cards = v.cards(z)
+            shown = ", ".join("?" if t is None else names[t] for t in reversed(cards)) or "empty"
+            lines.append(f"{label}: {shown}")
+        if not lines:
+            self.say("no pile you can see has an order that matters")
+            return
+        self.say("piles in draw order (next card first):")
+        for line in lines:
+            self.say(f"  {line}")
+
+    def show_overview(self, seat: int) -> None:
+        """For every hidden table zone: how many of each card type may still be there."""
+        if not self.full:
+            self.say("this ruleset shows only the cards visible now (display.knowledge: faces); "
+                     "play with --memory-aid for the overview")
+            return
+        v, prog = self.view(seat), self.program
+        names, shown = prog.type_names, False
+        for z, label in enumerate(prog.zone_names):
+            if prog.zone_owner[z] is not None or v.sees(z) or not v.size(z):
+                continue
+            shown = True
+            if not v.unknown(z):
+                self.say(f"{label}: {plural(v.size(z))}, known exactly: {counts_text(names, v.known_cards(z))}")
+                continue
+            table = Table(title=Text(f"{label}: {plural(v.size(z))} — what may still be there"),
+                          title_justify="left", box=None, padding=(0, 2))
+            table.add_column("card")
+            table.add_column("may be there", justify="right")
+            table.add_column("of which known there", justify="right")
+            known = v.known_cards(z)
+            for t, n in v.could_be_in(z).items():
+                table.add_row(Text(names[t]), str(n), str(known.get(t, 0) or ""))
+            self.console.print(table)
+        if shown:
+            self.say("(counts include every card whose place you do not know: other seats' hidden cards too)")
+        else:
+            self.say("no hidden zone on the table")
 
     def show_result(self) -> None:
-        from rich.console import Console
-        from rich.table import Table as RichTable
-
-        result = self.program.result(self.st)
-        table = RichTable(title=f"{self.game.name}: final scores after {result['turns']} turns")
+        prog, st = self.program, self.st
+        result = prog.result(st)
+        winners = result["winners"]
+        table = Table(title=Text(f"{self.game.name}: final scores after {result['turns']} turns"))
         table.add_column("seat", justify="right")
         table.add_column("player")
         table.add_column("score", justify="right")
+        for i, (sign, _) in enumerate(prog.rules.tiebreak, 1):
+            table.add_column(f"tie-break {i} ({'most' if sign > 0 else 'fewest'})", justify="right")
         table.add_column("")
-        for k, s in enumerate(result["scores"]):
-            table.add_row(str(k), self.who(k), str(s), "winner" if k in result["winners"] else "")
-        Console(file=sys.stdout, highlight=False).print(table)
-        winners = result["winners"]
-        label = "winner" if len(winners) == 1 else "shared victory"
+        shared = len(winners) > 1
+        for k in range(self.players):
+            key = prog.ranking_key(st, k)
+            tb = [str(sign * x) for (sign, _), x in zip(prog.rules.tiebreak, key[1:])]
+            mark = ("shared victory" if shared else "winner") if k in winners else ""
+            table.add_row(str(k), Text(self.who(k)), str(key[0]), *tb, mark)
+        self.console.print(table)
+        label = "winner" if not shared else "shared victory"
         self.say(f"{label}: " + ", ".join(f"seat {k} ({self.who(k)})" for k in winners))
 
 
-def play(game: Game, players: int, seed: int, seat_bots: dict, ask=input, say=print) -> bool:
-    """Play one game in the terminal; False when a human quit before the end."""
-    return Table(game, players, seed, seat_bots, ask, say).run()
+def play(game, players: int, seed: int, seat_bots: dict, ask=None, console=None,
+         memory_aid: bool = False) -> bool:
+    """Play one game in the terminal; False when a human quit before the end.
+
+    ask(prompt) -> line replaces reading stdin (tests); console receives all output."""
+    return Session(game, players, seed, seat_bots, ask, console, memory_aid).run()

@@ -258,20 +258,20 @@ def play(capsys, monkeypatch, stdin: str, *args):
 
 
 def test_play_one_human_against_bots(capsys, monkeypatch):
-    code, out, err = play(capsys, monkeypatch, "1\n" * 500, "--players", "3", "--seed", "8",
+    code, out, err = play(capsys, monkeypatch, "1\nc\n" * 500, "--players", "3", "--seed", "8",
                           "--seat", "1=greedy", "--seat", "2=random")
     assert code == 0, err
     assert "turn 1 — seat 0 decides: deliver" in out
     assert re.search(r"^\s+1\. deliver: ", out, re.M)
-    assert re.search(r"^seat 1 \(greedy\): deliver: ", out, re.M)
-    assert "hand(0):" in out and "hand(1): 3 cards" in out
+    assert re.search(r"^seat 1 \(greedy\): \d+×\S+ hand\(1\) → side\[", out, re.M)
+    assert "seat 0 · you" in out and "seat 1 · greedy" in out and "hand: 3 cards" in out
     assert "final scores" in out and "winner" in out
 
 
 def test_play_deterministic_with_seed(capsys, monkeypatch):
     args = ("--players", "2", "--seed", "8", "--seat", "1=random")
-    first = play(capsys, monkeypatch, "1\n" * 500, *args)[1]
-    second = play(capsys, monkeypatch, "1\n" * 500, *args)[1]
+    first = play(capsys, monkeypatch, "1\nc\n" * 500, *args)[1]
+    second = play(capsys, monkeypatch, "1\nc\n" * 500, *args)[1]
     assert first == second
 
 
@@ -290,7 +290,7 @@ def test_play_move_by_text_and_eof(capsys, monkeypatch):
     program = load_game(R_ECO).program(2)
     st = program.new_state(1)
     text = program.move_text(st, program.legal_moves(st)[-1])
-    code, out, err = play(capsys, monkeypatch, text.upper() + "\n", "--players", "2", "--seed", "1",
+    code, out, err = play(capsys, monkeypatch, text.upper() + "\nc\n", "--players", "2", "--seed", "1",
                           "--seat", "1=random")
     assert code == 0                                     # end of input quits cleanly
     assert "seat 1 (random):" in out
@@ -298,7 +298,7 @@ def test_play_move_by_text_and_eof(capsys, monkeypatch):
 
 
 def test_play_hot_seat(capsys, monkeypatch):
-    code, out, err = play(capsys, monkeypatch, "1\n" * 2000, "--players", "2", "--seed", "2")
+    code, out, err = play(capsys, monkeypatch, "1\nc\n" * 2000, "--players", "2", "--seed", "2")
     assert code == 0, err
     assert "— pass to seat 0 —" in out and "— pass to seat 1 —" in out
     assert "final scores" in out
