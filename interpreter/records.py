@@ -10,6 +10,8 @@ FORMAT = "cardrules-record/1"
 def play_game(game: Game, players: int, seed: int, bots: list, record: bool = False, log: bool = False):
     """Play one game with one bot per seat; returns (program, final state, [(seat, move text)])."""
     program = game.program(players)
+    # bots that play from their seat's view read it from the events, so those are kept
+    log = log or any(getattr(b, "uses_view", False) for b in bots)
     st = program.new_state(seed, log=log, record=record)
     moves = []
     while not st.over:

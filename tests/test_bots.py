@@ -1,0 +1,165 @@
+"""Bots (interpreter/bots.py) on R-Eco: they decide from what their seat may know.
+
+- Leak test: permuting the cards a seat cannot see (within and across the zones hidden from it,
+  sizes kept) never changes the seat's determinised copies or any bot's decision for the same seed,
+  with and without the event log (with it, determinisation uses the seat's perfect-memory view).
+- Determinisation keeps the visible zones, every hidden zone's size, the seat's guaranteed cards (K)
+  and known positions, and the multiset of hidden cards.
+- automa: legal moves only, reproducible from its seed, and clearly better than random (the
+  2,000-game comparisons with greedy are a soak test and reported numbers, not the default run).
+"""
+import collections
+import random
+
+import pytest
+
+from interpreter.bots import BOTS, determinise, make_bot
+from interpreter.records import play_game
+from interpreter.views import view_of
+from helpers import game, program
+
+
+def hidden_zones(prog, seat: int) -> list:
+    return [z for z, vis in enumerate(prog.zone_vis) if not vis >> seat & 1]
+
+
+def permute_hidden(prog, st, seat: int, rnd: random.Random):
+    """A copy of st with the cards hidden from `seat` permuted within and across the zones hidden
+    from it, every zone keeping its size; loc follows. Log and all else unchanged."""
+    other = st.clone()
+    zones = hidden_zones(prog, seat)
+    cards = [c for z in zones for c in other.zones[z]]
+    rnd.shuffle(cards)
+    i = 0
+    for z in zones:
+        n = len(other.zones[z])
+        other.zones[z][:] = cards[i:i + n]
+        i += n
+        for c in other.zones[z]:
+            other.loc[c] = z
+    return other
+
+
+def seeded_states(players: int, games: int, log: bool, per_game: int = 3):
+    """(program, state) at decisions with a choice, from seeded random games."""
+    prog = program(players)
+    out = []
+    for seed in range(games):
+        st = prog.new_state(seed, log=log)
+        rnd = random.Random(seed)
+        stops = sorted(rnd.sample(range(4, 60), per_game))
+        step = 0
+        while not st.over and stops:
+            moves = prog.legal_moves(st)
+            if step == stops[0]:
+                stops.pop(0)
+                if len(moves) > 1:
+                    out.append((prog, st.clone()))
+            prog.apply(st, moves[rnd.randrange(len(moves))])
+            step += 1
+    return out
+
+
+@pytest.mark.parametrize("log", [False, True], ids=["pooled", "with-view"])
+@pytest.mark.parametrize("players", [2, 4])
+def test_permuting_hidden_cards_never_changes_a_decision(players, log):
+    rnd = random.Random(players * 10 + log)
+    checked = changed = 0
+    for prog, st in seeded_states(players, 12 if players == 2 else 8, log):
+        seat = st.decider
+        moves = prog.legal_moves(st)
+        for trial in range(2):
+            other = permute_hidden(prog, st, seat, rnd)
+            changed += other.zones != st.zones
+            assert prog.legal_moves(other) == moves          # the seat's options are its own
+            seed = rnd.getrandbits(32)
+            # the determinised copies themselves are the same
+            view = view_of(prog, st.log, seat) if log else None
+            a = determinise(prog, st, seat, random.Random(seed), view)
+            b = determinise(prog, other, seat, random.Random(seed), view)
+            assert a.zones == b.zones and a.loc == b.loc
+            for name in ("greedy", "automa"):
+                assert (make_bot(name, seed).choose(prog, st, moves)
+                        == make_bot(name, seed).choose(prog, other, moves)), (name, seat, st.turn)
+            checked += 1
+    assert checked >= 20 and changed >= checked // 2
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_determinised_copy_keeps_what_the_seat_knows(players):
+    """Visible zones as they are; hidden zones keep size, hold their K and known positions; the
+    hidden cards as a whole are the same set (only their places change)."""
+    prog = program(players)
+    gen = random.Random(players)
+    for prog_, st in seeded_states(players, 6, log=True):
+        seat = st.decider
+        view = view_of(prog, st.log, seat)
+        copy = determinise(prog, st, seat, gen, view)
+        hidden = set(hidden_zones(prog, seat))
+        assert sorted(c for z in hidden for c in copy.zones[z]) == sorted(c for z in hidden for c in st.zones[z])
+        for z in range(len(prog.zone_names)):
+            if z not in hidden:
+                assert copy.zones[z] == st.zones[z]
+                continue
+            types = [prog.card_type[c] for c in copy.zones[z]]
+            assert len(types) == len(st.zones[z])
+            assert not view.known_cards(z) - collections.Counter(types), prog.zone_names[z]
+            for i, t in view.known_positions(z).items():
+                assert types[i] == t
+            for c in copy.zones[z]:
+                assert copy.loc[c] == z
+        # the unused rewards stay where the seat knows they are (the box's K is exact)
+        box = prog.zone_names.index("box")
+        assert sorted(prog.card_type[c] for c in copy.zones[box]) == sorted(prog.card_type[c] for c in st.zones[box])
+
+
+def test_automa_is_registered_and_returns_legal_moves():
+    assert "automa" in BOTS
+    for players in (2, 3, 5):
+        prog = program(players)
+        for log in (False, True):
+            st = prog.new_state(players, log=log)
+            bots = [make_bot("automa" if k == 0 else "random", k) for k in range(players)]
+            decisions = 0
+            while not st.over and decisions < 40:
+                moves = prog.legal_moves(st)
+                move = bots[st.decider].choose(prog, st, moves)
+                assert move in moves
+                prog.play(st, move)                # play() checks legality again
+                decisions += 1
+
+
+def test_automa_same_seed_same_decisions():
+    def game_moves(seed):
+        _, st, moves = play_game(game(), 2, 7, [make_bot("automa", seed), make_bot("greedy", 3)], record=True)
+        return moves
+    first = game_moves(11)
+    assert first == game_moves(11)
+    assert any(seat == 0 for seat, _ in first)
+
+
+def head_to_head(names: list, games: int, seed: int = 1, log: bool = False) -> list:
+    """Win shares by seat (a shared win split evenly)."""
+    wins = [0.0] * len(names)
+    for g in range(games):
+        bots = [make_bot(n, seed * 1000 + g * 10 + k) for k, n in enumerate(names)]
+        prog, st, _ = play_game(game(), len(names), seed * 100_000 + g, bots, log=log)
+        winners = prog.result(st)["winners"]
+        for k in winners:
+            wins[k] += 1 / len(winners)
+    return [w / games for w in wins]
+
+
+def test_automa_beats_random_clearly():
+    a = head_to_head(["automa", "random"], 12)
+    b = head_to_head(["random", "automa"], 12)
+    assert (a[0] + b[1]) / 2 >= 0.8, (a, b)
+
+
+@pytest.mark.soak
+def test_soak_automa_beats_greedy():
+    a = head_to_head(["automa", "greedy"], 200, seed=2)
+    b = head_to_head(["greedy", "automa"], 200, seed=2)
+    assert (a[0] + b[1]) / 2 > 0.6, (a, b)
+    c = head_to_head(["automa", "greedy", "greedy", "greedy"], 100, seed=2)
+    assert c[0] > 0.35, c
