@@ -79,15 +79,7 @@ class GreedyBot(Bot):
             return moves[0]
         seat = st.decider
         base = determinise(program, st, seat, self.rng, self.view(program, st, seat))
-        best, best_value = [], None
-        for move in moves:
-            trial = base.clone()
-            program.apply(trial, move)
-            value = margin(program, trial, seat)
-            if best_value is None or value > best_value:
-                best, best_value = [move], value
-            elif value == best_value:
-                best.append(move)
+        best = best_moves(program, base, moves, seat)
         return best[self.rng.randrange(len(best))]
 
 
@@ -157,17 +149,23 @@ def rollout(program, st, seat: int, turn: int, gen: random.Random, depth: int) -
         if len(moves) == 1:
             move = moves[0]
         else:
-            best, best_value = [], None
-            for m in moves:
-                trial = st.clone()
-                program.apply(trial, m)
-                value = margin(program, trial, me)
-                if best_value is None or value > best_value:
-                    best, best_value = [m], value
-                elif value == best_value:
-                    best.append(m)
+            best = best_moves(program, st, moves, me)
             move = best[gen.randrange(len(best))] if len(best) > 1 else best[0]
         program.apply(st, move)
+
+
+def best_moves(program, st, moves: list, seat: int) -> list:
+    """The moves whose one-step result has the best margin for seat (ties all kept, in order)."""
+    best, best_value = [], None
+    for move in moves:
+        trial = st.clone()
+        program.apply(trial, move)
+        value = margin(program, trial, seat)
+        if best_value is None or value > best_value:
+            best, best_value = [move], value
+        elif value == best_value:
+            best.append(move)
+    return best
 
 
 def margin(program, st, seat: int):
