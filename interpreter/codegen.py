@@ -35,20 +35,18 @@ class GeneratedProgram(Program):
             self.trigger_names[d.name] = self.function_from_block(d.on_empty, f"trigger_{d.name}") \
                 if d.on_empty else "None"
         self.proc_entry = {}
-        self.emit_start()
-        self.block(rules.setup[self.prefix:])
-        self.turn_start = len(self.ops)
-        self.emit_turn_start()
-        for stmt in rules.steps:
-            self.emit_step(stmt)
-        self.emit_turn_end()
-        for name, body in rules.procedures.items():
-            if self.has_decision(body):
-                self.proc_entry[name] = len(self.ops)
-                self.block(body)
-                self.add_code(["return st.stack.pop()"], False)
+        self.lay_out()
         self.finish_code()
         self.compile_scoring()
+
+    def next_pc(self) -> int:
+        return len(self.ops)
+
+    def enter_procedure(self, name: str) -> None:
+        self.proc_entry[name] = len(self.ops)
+
+    def emit_return(self) -> None:
+        self.add_code(["return st.stack.pop()"], False)
 
     # ---- constants and names ----
     def k(self, value) -> str:
@@ -334,7 +332,7 @@ class GeneratedProgram(Program):
         name = stmt.name if isinstance(stmt, ir.StepS) else None
         body = stmt.body if isinstance(stmt, ir.StepS) else [stmt]
         guard = self.placeholder()
-        self.block(body)
+        self.emit_block(body)
         first = stmt is self.rules.steps[0]     # the first step also sees what setup and the turn change did
         test = [f"if not st.ending and {self.x(self.rules.end_when, {})}: st.ending = True"] \
             if first or may_change(self.rules, self.rules.end_when, body) else []
@@ -354,7 +352,7 @@ class GeneratedProgram(Program):
             f"return {self.turn_start}",
         ], False)
 
-    def block(self, stmts) -> None:
+    def emit_block(self, stmts) -> None:
         """Ops for a block: decision-free statements become inline code."""
         run: list = []
         pos = None
@@ -372,10 +370,10 @@ class GeneratedProgram(Program):
 
     def d_IfS(self, s) -> None:
         test = self.placeholder()
-        self.block(s.then)
+        self.emit_block(s.then)
         jump = self.placeholder()
         else_pc = len(self.ops)
-        self.block(s.orelse)
+        self.emit_block(s.orelse)
         end = len(self.ops)
         self.ops[test] = ("code", [f"return {test + 1} if {self.x(s.cond, {})} else {else_pc}"], False)
         self.ops[jump] = ("code", [f"return {end}"], False)
@@ -385,7 +383,7 @@ class GeneratedProgram(Program):
         lst, idx = self.new_slot(), self.new_slot()
         self.add_code([f"V[{lst}] = list({self.x(s.iterable, {})})", f"V[{idx}] = 0"], True, s.pos)
         head = self.placeholder()
-        self.block(s.body)
+        self.emit_block(s.body)
         self.add_code([f"return {head}"], False)
         end = len(self.ops)
         self.ops[head] = ("code", [
@@ -398,14 +396,14 @@ class GeneratedProgram(Program):
 
     def d_WhileS(self, s) -> None:
         head = self.placeholder()
-        self.block(s.body)
+        self.emit_block(s.body)
         self.add_code([f"return {head}"], False)
         end = len(self.ops)
         self.ops[head] = ("code", [f"return {head + 1} if {self.x(s.cond, {})} else {end}"], False)
         self.op_pos[head] = s.pos
 
     def d_StepS(self, s) -> None:
-        self.block(s.body)
+        self.emit_block(s.body)
 
     def d_CallS(self, s) -> None:
         here = len(self.ops)
@@ -425,7 +423,7 @@ class GeneratedProgram(Program):
         starts, jumps = [], []
         for opt in s.options:
             starts.append(len(self.ops))
-            self.block(opt.body)
+            self.emit_block(opt.body)
             jumps.append(self.placeholder())
         end = len(self.ops)
         for j in jumps:

@@ -21,19 +21,34 @@ class Statements:
         rules = self.rules
         self.closure_cells()
         self.proc_cells = {name: [None] for name in rules.procedures}
+        self.lay_out()
+        self.compile_scoring()
+
+    def lay_out(self) -> None:
+        """The flow, the same in both backends: first player, setup, the turn loop, then the
+        procedures that ask for decisions (entered with a return address)."""
+        rules = self.rules
         self.emit_start()
         self.emit_block(rules.setup[self.prefix:])
-        self.turn_start = len(self.code)
+        self.turn_start = self.next_pc()
         self.emit_turn_start()
         for stmt in rules.steps:
             self.emit_step(stmt)
         self.emit_turn_end()
         for name, body in rules.procedures.items():
             if self.has_decision(body):
-                self.proc_cells[name][0] = len(self.code)
+                self.enter_procedure(name)
                 self.emit_block(body)
-                self.code.append(lambda st: st.stack.pop())
-        self.compile_scoring()
+                self.emit_return()
+
+    def next_pc(self) -> int:
+        return len(self.code)
+
+    def enter_procedure(self, name: str) -> None:
+        self.proc_cells[name][0] = len(self.code)
+
+    def emit_return(self) -> None:
+        self.code.append(lambda st: st.stack.pop())
 
     def closure_cells(self) -> None:
         """Triggers and decision-free procedures as closures (also used to run the setup's fixed start)."""
