@@ -495,7 +495,7 @@ class GeneratedProgram(Program):
         src = self.zone_src(s.source, {})
         first = self.x(s.starting, {}) if s.starting is not None else "st.current"
         trig = self.trigger_names[s.source.decl.name]
-        return [f"_h.deal(st, {self.x(s.count, {})}, {src}, {first}, {self.zone_base[s.dest.name]}, "
+        return [f"E.deal(st, {self.x(s.count, {})}, {src}, {first}, {self.zone_base[s.dest.name]}, "
                 f"{self.zone_width[s.dest.name]}, {self.players}, {trig}, {self.k(self.zone_vis)})"]
 
     def l_MoveS(self, s):
@@ -578,15 +578,3 @@ class _Helpers:
     def endless(pos, st):
         raise RuleRuntimeError(pos, f"this loop ran {MAX_LOOPS} times in turn {st.turn}: it never ends")
 
-    @staticmethod
-    def deal(st, k, z, first, base, width, n, trigger, vis):
-        """Deal k cards to each player, one at a time, from seat `first` on."""
-        for _ in range(k):
-            for i in range(n):
-                got = E.take_top(st, z, 1, trigger)
-                if not got:
-                    return
-                d = base + ((first + i) % n) * width
-                E.place(st, got, d)
-                if st.log is not None:
-                    E.log_move(st, z, d, got, vis)

@@ -90,6 +90,20 @@ def take_top(st: State, z: int, n: int, trigger, bottom: bool = False) -> list:
     return out
 
 
+def deal(st: State, k: int, z: int, first: int, base: int, width: int, n: int, trigger, vis: list) -> None:
+    """Deal k cards to each of n players, one at a time from seat `first` on, into the per-player
+    zone whose instances start at `base`; stops where it is when the pile (and its trigger) runs dry."""
+    for _ in range(k):
+        for i in range(n):
+            got = take_top(st, z, 1, trigger)
+            if not got:
+                return
+            d = base + ((first + i) % n) * width
+            place(st, got, d)
+            if st.log is not None:
+                log_move(st, z, d, got, vis)
+
+
 def place(st: State, cards: list, dst: int) -> None:
     """Put cards on top of zone dst and note where they are."""
     st.zones[dst].extend(cards)

@@ -373,17 +373,8 @@ class Statements:
         src_of = _fixed(src)
 
         def deal(st):
-            k, z = count(st, None), src_of(st)
             first = start(st, None) if start is not None else st.current
-            for _ in range(k):
-                for i in range(n):
-                    got = E.take_top(st, z, 1, trig[0])
-                    if not got:
-                        return
-                    d = base + ((first + i) % n) * width
-                    E.place(st, got, d)
-                    if st.log is not None:
-                        E.log_move(st, z, d, got, vis)
+            E.deal(st, count(st, None), src_of(st), first, base, width, n, trig[0], vis)
         return deal
 
     def s_MoveS(self, s):
