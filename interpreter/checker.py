@@ -477,7 +477,9 @@ class Checker:
                 stmt = self.statement(path + (i,), item, scope, top)
             except _Unresolved:
                 continue
-            if stmt is not None:
+            if isinstance(stmt, list):
+                out.extend(stmt)
+            elif stmt is not None:
                 out.append(stmt)
         return out
 
@@ -487,7 +489,7 @@ class Checker:
             node = self.parse(path, item, "stmt")
             return self.simple(node, path, scope)
         if not isinstance(item, dict):
-            self.error(path, "a statement is a string or a mapping such as if/for/while/choose/step", "schema",
+            self.error(path, "a statement is a string or a mapping such as if/for/while/around/choose/step", "schema",
                        'e.g. - "shuffle draw" or - if: ... then: [...]')
             return None
         if "step" in item:
@@ -513,14 +515,45 @@ class Checker:
             cond = self.value(path + ("while",), scope)
             self.expect(cond, {"bool"}, "a while condition")
             return ir.WhileS(pos, cond, self.block(path + ("do",), scope))
+        if "around" in item:
+            return self.around(path, item, scope)
         if "choose" in item:
             if scope.in_trigger:
                 self.error(path, "a trigger runs in the middle of a move, so it cannot ask for a decision", "trigger",
                            "on_empty may only move, shuffle, deal, let and set; let the player choose in a turn step")
             return self.choose(path, item, scope)
         self.error(path, f"unknown kind of step with keys {', '.join(map(str, item))}", "schema",
-                   "a step is a statement string or one of if, for, while, choose, step")
+                   "a step is a statement string or one of if, for, while, around, choose, step")
         return None
+
+    def around(self, path, item, scope: Scope) -> list:
+        """'around: p' goes round the table from a seat: once, or until a condition holds.
+
+        It is written out as a let and a while, so both backends run it as they run those.
+        """
+        pos = self.pos(path)
+        name = str(item["around"]).strip()
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+            self.error(path + ("around",), f"'{name}' is not a name for the seat going round", "syntax",
+                       "write around: p, then use p in the loop")
+            raise _Unresolved
+        start = self.value(path + ("from",), scope, default=None) if "from" in item else ir.Builtin(pos, "player", "current")
+        if start is not None:
+            self.expect(start, {"player"}, "the seat that goes first")
+        until = self.value(path + ("until",), scope, default=None) if "until" in item else None
+        if until is not None:
+            self.expect(until, {"bool"}, "an until condition")
+        seat = self.bind(name, "player", self.pos(path + ("around",)))
+        here = ir.Local(pos, "player", seat, name)
+        advance = ir.LetS(pos, seat, ir.Func(pos, "player", "next", (here,)))
+        body = self.block(path + ("do",), scope) + [advance]
+        if until is not None:
+            return [ir.LetS(pos, seat, start), ir.WhileS(pos, ir.NotOp(pos, "bool", until), body)]
+        done = self.slot(f"#around@{pos.line}:{pos.col}")      # seats served so far; no rule can name it
+        served = ir.Local(pos, "int", done, "#around")
+        body.append(ir.LetS(pos, done, ir.Bin(pos, "int", "+", served, ir.Lit(pos, "int", 1))))
+        return [ir.LetS(pos, done, ir.Lit(pos, "int", 0)), ir.LetS(pos, seat, start),
+                ir.WhileS(pos, ir.Cmp(pos, "bool", "<", served, ir.Builtin(pos, "int", "players")), body)]
 
     def simple(self, node, path, scope: Scope):
         """A one-line statement."""
@@ -886,6 +919,8 @@ class Checker:
                     self._binders.add(str(opt))
             if isinstance(data.get("for"), str):
                 self._binders.add(data["for"].split(" in ")[0].strip())
+            if isinstance(data.get("around"), str):
+                self._binders.add(data["around"].strip())
             for value in data.values():
                 self._collect_binders(value)
         elif isinstance(data, list):

@@ -737,6 +737,83 @@ def test_decisions_inside_for_if_and_while(make):
     assert var(p, st, "bid") == 2 and var(p, st, "high") == 2
 
 
+# ---------------------------------------------------------------- around
+
+AROUND = """
+    name: around
+    players: {min: 2, max: 5}
+    vars:
+      order: {initial: 0}
+      start: {initial: 2}
+      high: {initial: 0}
+      leader: {initial: -1}
+      passes: {initial: 0}
+    turn:
+      steps:
+        - step: main
+          do:
+            # once round the table from a given seat: every seat has exactly one go
+            - around: p
+              from: start
+              do: ["set order = order * 10 + p + 1"]
+            # without from: starting with the current player
+            - around: q
+              do: ["let final = q"]
+            # round and round until every other player has passed since the last raise
+            - around: b
+              from: start
+              until: passes == players or leader >= 0 and passes == players - 1
+              do:
+                - choose: act
+                  by: b
+                  options:
+                    raise:
+                      do: ["set high = high + 1", "set leader = b", "set passes = 0"]
+                    pass:
+                      do: ["set passes = passes + 1"]
+            - {choose: go, options: {ok: {}}}
+    end: {when: "turn >= 1"}
+    score: 0
+"""
+
+
+@pytest.mark.parametrize("players, order", [(3, 312), (4, 3412), (5, 34512)])
+def test_around_gives_every_seat_one_go_clockwise_from_the_start(make, players, order):
+    p = make(AROUND, players)
+    st = p.new_state(0)
+    assert var(p, st, "order") == order
+    assert local(p, st, "final") == players - 1        # from the current player (0) round to its right
+
+
+def test_around_until_goes_on_for_more_rounds_and_stops_before_the_seat_it_would_ask(make):
+    p = make(AROUND, 3)
+    st = p.new_state(0)
+    asked = []
+    # 2 raises, 0 passes, 1 raises, 2 passes, 0 raises (its pass was not final), 1 and 2 pass
+    for move in ["raise", "pass", "raise", "pass", "raise", "pass", "pass"]:
+        assert st.pending.name == "act"
+        asked.append(st.decider)
+        do(p, st, move)
+    assert asked == [2, 0, 1, 2, 0, 1, 2]
+    assert st.pending.name == "go"                   # the leader (0) is not asked again
+    assert var(p, st, "high") == 3 and var(p, st, "leader") == 0
+
+
+def test_around_until_true_at_once_runs_no_go(make):
+    p = make(edit(AROUND, "until: passes == players or", "until: true or"), 3)
+    st = p.new_state(0)
+    assert st.pending.name == "go" and var(p, st, "high") == 0
+
+
+def test_around_until_everyone_passing_once(make):
+    p = make(AROUND, 4)
+    st = p.new_state(0)
+    for seat in (2, 3, 0, 1):
+        assert st.pending.name == "act" and st.decider == seat
+        do(p, st, "pass")
+    assert st.pending.name == "go" and var(p, st, "leader") == -1
+
+
 # ---------------------------------------------------------------- procedures
 
 CALL = """
