@@ -22,7 +22,7 @@ from .parser import DSLSyntaxError, parse
 
 BUILTIN_NAMES = {"current": "player", "me": "player", "players": "int", "seats": "list", "turn": "int"}
 AGGREGATES = {"count", "sum", "min", "max", "any", "all"}
-FUNCTIONS = AGGREGATES | {"first", "last", "reversed", "next", "prev", "abs", "size"}
+FUNCTIONS = AGGREGATES | {"first", "last", "reversed", "next", "prev", "abs", "size", "index_of"}
 KEYWORDS = {"move", "to", "shuffle", "deal", "from", "starting", "let", "set", "extra", "turn", "call",
             "end", "game", "where", "top", "bottom", "of", "if", "then", "else", "and", "or", "not", "in",
             "for", "true", "false"}
@@ -1090,7 +1090,7 @@ class Checker:
                 self.expect(a, {"int"}, f"each argument of {fn}")
             return ir.Func(pos, "int", fn, rargs)
         if len(rargs) != want:
-            self.error(pos, f"{fn} takes {want} argument, not {len(rargs)}", "type",
+            self.error(pos, f"{fn} takes {want} argument{'s' if want > 1 else ''}, not {len(rargs)}", "type",
                        "give several values as one list, e.g. [a, b]" if fn in AGGREGATES else "")
             raise _Unresolved
         a = rargs[0]
@@ -1114,6 +1114,8 @@ class Checker:
             return ir.Func(pos, "list" if a.type == "list" else "cards", fn, rargs)
         elif fn == "abs":
             self.expect(a, {"int"}, "the argument of abs")
+        elif fn == "index_of":
+            self.expect(a, {"list"}, "the first argument of index_of (the list to look in)")
         return ir.Func(pos, _RESULT[fn], fn, rargs)
 
     def numeric_attr(self, fn: str, expr) -> None:
@@ -1204,9 +1206,10 @@ class Checker:
 
 
 _ARITY = {"count": 1, "size": 1, "sum": 1, "min": 1, "max": 1, "any": 1, "all": 1, "first": 1, "last": 1,
-          "reversed": 1, "next": 1, "prev": 1, "abs": 1}
+          "reversed": 1, "next": 1, "prev": 1, "abs": 1, "index_of": 2}
 _RESULT = {"count": "int", "size": "int", "sum": "int", "min": "int", "max": "int", "any": "bool", "all": "bool",
-           "first": "any", "last": "any", "reversed": "list", "next": "player", "prev": "player", "abs": "int"}
+           "first": "any", "last": "any", "reversed": "list", "next": "player", "prev": "player", "abs": "int",
+           "index_of": "int"}
 
 
 def _line_col(text: str, offset: int) -> tuple:

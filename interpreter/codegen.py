@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from . import engine as E
 from . import ir
-from .compiler import Program, _NO, _PURE, may_change, subst
+from .compiler import Program, _NO, _PURE, index_of, may_change, subst
 from .errors import RuleRuntimeError
 from .statements import MAX_LOOPS, MAX_TURNS, ask_op
 
@@ -219,6 +219,9 @@ class GeneratedProgram(Program):
 
     def gf_abs(self, e, env, a):
         return f"abs({self.x(a, env)})"
+
+    def gf_index_of(self, e, env, a, x):
+        return f"_h.index({self.x(a, env)}, {self.x(x, env)}, {self.k(e.pos)})"
 
     def gf_at(self, e, env, a, i):
         return f"_h.at({self.x(a, env)}, {self.x(i, env)}, {self.k(e.pos)})"
@@ -557,6 +560,8 @@ class _Helpers:
         if not 0 <= i < len(xs):
             raise RuleRuntimeError(pos, f"index {i} is outside the list (it has {len(xs)} items)")
         return xs[i]
+
+    index = staticmethod(index_of)
 
     @staticmethod
     def div(a, b, pos):

@@ -350,6 +350,10 @@ class Program(Statements, Runtime):
         f = self.expr(a)
         return lambda st, c: abs(f(st, c))
 
+    def f_index_of(self, e, a, x):
+        f, g, pos = self.expr(a), self.expr(x), e.pos
+        return lambda st, c: index_of(f(st, c), g(st, c), pos)
+
     def f_at(self, e, a, i):
         f, g, pos = self.expr(a), self.expr(i), e.pos
 
@@ -671,3 +675,11 @@ def _row(value, players: int):
 
 def _format(template: str, binding: dict) -> str:
     return re.sub(r"\{([^}]*)\}", lambda m: str(binding.get(m.group(1), m.group(0))), template)
+
+
+def index_of(seq, x, pos):
+    """The position of x in seq (the first, counting from 0); an error naming the rule if absent."""
+    try:
+        return list(seq).index(x)
+    except ValueError:
+        raise RuleRuntimeError(pos, f"{x!r} is not in the list {list(seq)!r}") from None

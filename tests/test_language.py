@@ -1316,6 +1316,9 @@ EXPRESSIONS = {
     "next_cur": ("next(current)", 1),
     "abs_neg": ("abs(-7)", 7),
     "abs_pos": ("abs(4 - 1)", 3),
+    "pos_of": ("index_of(L, 4)", 2),
+    "pos_of_first": ("index_of([5, 7, 5], 5)", 0),
+    "pos_of_text": ("index_of(suits, 'red')", 0),
     "div": ("7 / 2", 3),
     "div_neg": ("-7 / 2", -4),
     "mod": ("7 % 2", 1),
@@ -1389,6 +1392,7 @@ def test_expressions_functions_and_generators(make):
     ("1 % (players - 3)", "division by zero"),
     ("L[players + 2]", "outside the list"),
     ("L[0 - 1]", "outside the list"),
+    ("index_of(L, 99)", "99 is not in the list"),
 ])
 def test_run_time_errors_in_expressions_name_the_rule(make, expr, message):
     text = edit(expressions_ruleset(), "            - let sum_gen", f"            - let oops = {expr}\n"
