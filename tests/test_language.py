@@ -814,6 +814,86 @@ def test_around_until_everyone_passing_once(make):
     assert st.pending.name == "go" and var(p, st, "leader") == -1
 
 
+def test_a_first_player_marker_that_moves_leads_the_next_turns(make):
+    text = """
+    name: marker
+    players: {min: 3, max: 3}
+    vars:
+      leads: {initial: 1}
+    turn:
+      first: 1
+      next: leads                # the marker, not the seat to the left
+      steps:
+        - step: main
+          do:
+            - if: turn % 2 == 0
+              then: ["set leads = next(leads)"]
+    end: {when: "turn >= 6"}
+    score: 0
+    """
+    p = make(text, 3)
+    st = p.new_state(0, log=True)
+    # turns 1 and 2 are led by seat 1; the marker moves after turn 2, 4, 6
+    assert [s for s, _ in turns(st)] == [1, 1, 2, 2, 0, 0]
+
+
+TABLE_OPTIONS = """
+    name: table options
+    players: {min: 2, max: 2}
+    cards:
+      n:
+        for: {colour: [red, blue], rank: [1, 2]}
+        name: "{colour}{rank}"
+        count: 2
+        attrs: {counts_as: "[colour]"}
+        start: deck
+      wild: {count: 1, attrs: {counts_as: "['red', 'blue']"}, start: deck}
+      lot: {count: 1, attrs: {colour: "'blue'"}, start: deck}
+    zones:
+      deck: {}
+      shown: {visible: everyone}
+      hand: {owner: each}
+      bids: {owner: each, visible: everyone}
+    vars:
+      high: {initial: 2}
+    setup:
+      - move deck where kind == 'lot' to shown
+      - move deck where kind != 'lot' to hand(1)
+    turn:
+      steps:
+        - step: main
+          do:
+            - choose: act
+              by: 1
+              options:
+                # only cards that count as the shown card's colour, enough to beat `high`
+                offer:
+                  cards: hand(1) where first(shown).colour in counts_as
+                  min: high + 1 - count(bids(1))
+                  do: ["move offer to bids(1)", "set high = count(bids(1))"]
+                pass: {}
+            - {choose: go, options: {ok: {}}}
+    end: {when: "turn >= 1"}
+    score: 0
+"""
+
+
+def test_option_cards_and_their_least_number_follow_the_table(make):
+    p = make(TABLE_OPTIONS, 2)
+    st = p.new_state(0)
+    # blue1 x2, blue2 x2 and the wild count as blue (red cards do not); at least 3 beat high = 2
+    want = {"pass"}
+    for a in range(3):
+        for b in range(3):
+            for w in range(2):
+                if a + b + w >= 3:
+                    terms = [f"{n}*{t}" for n, t in ((a, "blue1"), (b, "blue2"), (w, "wild")) if n]
+                    want.add("offer: " + " + ".join(terms))
+    assert set(texts(p, st)) == want
+    do(p, st, "offer: 2*blue1 + 1*wild")
+    assert var(p, st, "high") == 3 and names(p, st, "bids(1)") == ["blue1", "blue1", "wild"]
+
+
 # ---------------------------------------------------------------- procedures
 
 CALL = """
