@@ -264,7 +264,7 @@ class Session:
         return a[1] == b[1] and decl[a[2]] is decl[b[2]] and decl[a[2]].per_player
 
     def describe_deal(self, moves: list) -> str:
-        """One line for a run of moves: 'garbage → hand: seat 0 2×red · seat 1 2 hidden cards'."""
+        """One line for a run of moves: 'deck → hand: seat 0 2×red · seat 1 2 hidden cards'."""
         if len(moves) == 1:
             return describe(self.program, moves[0])
         prog = self.program
