@@ -280,3 +280,23 @@ def test_hot_seat_hides_the_previous_hand():
             secret += 1
         assert block.index(f"seat {nxt} · human") < block.index(f"seat {prev} · human")
     assert secret                                           # the check above did happen
+
+
+# ---- Lixo: auctions decided by other seats, deals on one line ----
+def test_a_whole_lixo_game_by_hand_against_two_greedy_bots():
+    lixo = load_game(RULESET.replace("r_eco.yaml", "lixo.yaml"))
+    s = session(autoplay, players=3, seed=2, bots={1: "greedy", 2: "greedy"}, g=lixo)
+    assert s.run() is True
+    out = s.out.getvalue()
+    st, prog = s.st, s.program
+    assert st.over and st.turn == 30
+    assert "final scores" in out
+    # the human is asked in auctions led by other seats, and bids or passes
+    assert re.search(r"turn \d+ \(seat [12]'s turn\) — seat 0 decides: auction", out)
+    assert "   1. bid: 1*" in out and re.search(r"^\s+\d+\. pass$", out, re.M)
+    # a deal is one line: the seat's own cards by name, the others' as hidden counts
+    deal = re.search(r"garbage → hand: seat 0 ([^·\n]+) · seat 1 5 hidden cards · seat 2 5 hidden cards", out)
+    assert deal, out[:3000]
+    assert "known: " not in out          # Lixo shows the faces up now (display.knowledge faces)
+    # the greedy bots' bids are public: shown card by card as they happen
+    assert re.search(r"^seat [12] \(greedy\): \d+×\S+ hand\([12]\) → bids\([12]\)", out, re.M)
