@@ -233,14 +233,46 @@ def _deal_with_knowledge(program, copy, hidden: list, pool: list, view, gen: ran
         placed[z] = zone
     rest = sorted(c for cs in by_type.values() for c in cs)
     gen.shuffle(rest)
+    kind = program.type_attrs
+    by_kind: dict = {}
+    for c in rest:
+        by_kind.setdefault(kind[ctype[c]]["kind"], []).append(c)
+    free = [(z, i) for z in hidden for i, c in enumerate(placed[z]) if c is None]
+    gen.shuffle(free)
+    free.sort(key=lambda slot: len(view.kinds[slot[0]]) if view.kinds else 0)   # the most constrained first
+    for z, i in free:
+        allowed = sorted(k for k in (view.kinds[z] if view.kinds else by_kind) if by_kind.get(k)) \
+            or sorted(k for k, cs in by_kind.items() if cs)    # no kind fits: any card (not in a sound view)
+        r = gen.randrange(sum(len(by_kind[k]) for k in allowed))  # each fitting card equally likely
+        for k in allowed:
+            if r < len(by_kind[k]):
+                placed[z][i] = by_kind[k].pop(r)
+                break
+            r -= len(by_kind[k])
+    if view.kinds:
+        _repair_kinds(program, placed, free, view.kinds)
     for z in hidden:
         zone = placed[z]
-        for i, c in enumerate(zone):
-            if c is None:
-                zone[i] = rest.pop()
         copy.zones[z][:] = zone
         for c in zone:
             copy.loc[c] = z
+
+
+def _repair_kinds(program, placed: dict, filled: list, kinds: list) -> None:
+    """Swap freely dealt cards until each lies where its kind may be, where one swap does it.
+
+    The greedy fill can give a zone the last card of a kind another zone needed; a swap with
+    a place that accepts the misplaced card mends that (a full matching is not needed here)."""
+    kind_of = [program.type_attrs[t]["kind"] for t in program.card_type]
+    for z, i in filled:
+        c = placed[z][i]
+        if kind_of[c] in kinds[z]:
+            continue
+        for z2, j in filled:
+            d = placed[z2][j]
+            if kind_of[d] in kinds[z] and kind_of[c] in kinds[z2] and kind_of[d] != kind_of[c]:
+                placed[z][i], placed[z2][j] = d, c
+                break
 
 
 BOTS = {cls.name: cls for cls in (RandomBot, GreedyBot, AutomaBot)}

@@ -22,7 +22,7 @@ from .parser import DSLSyntaxError, parse
 
 BUILTIN_NAMES = {"current": "player", "me": "player", "players": "int", "seats": "list", "turn": "int"}
 AGGREGATES = {"count", "sum", "min", "max", "any", "all"}
-FUNCTIONS = AGGREGATES | {"first", "last", "reversed", "next", "prev", "abs", "size", "index_of"}
+FUNCTIONS = AGGREGATES | {"first", "last", "reversed", "next", "prev", "abs", "size", "index_of", "numbers"}
 KEYWORDS = {"move", "to", "shuffle", "deal", "from", "starting", "let", "set", "extra", "turn", "call",
             "end", "game", "where", "top", "bottom", "of", "if", "then", "else", "and", "or", "not", "in",
             "for", "true", "false"}
@@ -142,6 +142,11 @@ class Checker:
             return self.elem_type(expr.args[0])
         elif isinstance(expr, ir.Builtin) and expr.name == "seats":
             return "player"
+        elif isinstance(expr, ir.Func) and expr.name == "numbers":
+            return "int"
+        elif isinstance(expr, ir.Bin) and expr.op == "+":
+            a, b = self.elem_type(expr.left), self.elem_type(expr.right)
+            return a if a == b else "any"
         return kinds.pop() if len(kinds) == 1 and "any" not in kinds else "any"
 
     def suggest(self, name: str, candidates) -> str:
@@ -561,7 +566,10 @@ class Checker:
         if isinstance(node, S.Move):
             cards = self.resolve(node.cards, path, scope)
             self.expect(cards, CARDISH, "what to move")
-            return ir.MoveS(pos, cards, self.zone_instance(node.dest, path, scope))
+            dest, bottom = node.dest, False
+            if isinstance(dest, S.Top) and dest.bottom and dest.count is None:
+                dest, bottom = dest.cards, True       # move ... to bottom of ZONE
+            return ir.MoveS(pos, cards, self.zone_instance(dest, path, scope), bottom)
         if isinstance(node, S.Shuffle):
             return ir.ShuffleS(pos, self.zone_instance(node.zone, path, scope))
         if isinstance(node, S.Deal):
@@ -679,6 +687,13 @@ class Checker:
     def card_choice(self, path, spec: dict, scope: Scope) -> ir.CardChoice:
         cards = self.value(path + ("cards",), scope)
         self.expect(cards, CARDISH, "the cards to choose from")
+        base = cards
+        while isinstance(base, (ir.Filter, ir.TopN)):
+            base = base.cards
+        if isinstance(base, ir.ZoneRef) and base.decl.visible == "nobody":
+            self.error(cards.pos, f"zone '{base.decl.name}' is face down (visible: nobody), so choosing among its "
+                       "cards would show their faces in the list of moves", "choose",
+                       "choose a place instead (a value of a list, e.g. a position or a pile), then move top of it")
         where = self.value(path + ("where",), scope.with_card(), default=None)
         self.expect(where, {"bool"}, "a where condition")
         if "count" in spec:
@@ -1084,6 +1099,14 @@ class Checker:
             g = ir.Gen(gpath_pos, "list", expr, slot, iterable, cond)
             return ir.Func(pos, _RESULT[fn], fn, (g,))
         rargs = tuple(self.resolve(a, path, scope) for a in args)
+        if fn == "numbers":     # numbers(n) = 1..n, numbers(a, b) = a..b, both ends included
+            if len(rargs) not in (1, 2):
+                self.error(pos, f"numbers takes 1 or 2 arguments, not {len(rargs)}", "type",
+                           "numbers(5) is [1, 2, 3, 4, 5]; numbers(0, 4) is [0, 1, 2, 3, 4]")
+                raise _Unresolved
+            for a in rargs:
+                self.expect(a, {"int"}, "each argument of numbers")
+            return ir.Func(pos, "list", fn, rargs)
         want = _ARITY.get(fn, 1)
         if fn in ("min", "max") and len(rargs) >= 2:
             for a in rargs:
@@ -1137,6 +1160,8 @@ class Checker:
 
     def r_BinOp(self, node, pos, path, scope):
         left, right = self.resolve(node.left, path, scope), self.resolve(node.right, path, scope)
+        if node.op == "+" and {left.type, right.type} in ({"list"}, {"list", "any"}):
+            return ir.Bin(pos, "list", "+", left, right)      # joins two lists
         for side in (left, right):
             self.expect(side, {"int"}, f"each side of '{node.op}'")
         if node.op in ("/", "%") and isinstance(right, ir.Lit) and right.value == 0 and right.type == "int":

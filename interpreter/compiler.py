@@ -346,6 +346,13 @@ class Program(Statements, Runtime):
         f, n = self.expr(a), self.players
         return lambda st, c: (f(st, c) - 1) % n
 
+    def f_numbers(self, e, *args):
+        fs = [self.expr(a) for a in args]
+        if len(fs) == 1:
+            return lambda st, c: list(range(1, fs[0](st, c) + 1))
+        lo, hi = fs
+        return lambda st, c: list(range(lo(st, c), hi(st, c) + 1))
+
     def f_abs(self, e, a):
         f = self.expr(a)
         return lambda st, c: abs(f(st, c))

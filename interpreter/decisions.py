@@ -7,7 +7,7 @@ A move is a small tuple (the payload); interchangeable cards (same type) give on
 """
 from __future__ import annotations
 
-from .errors import Pos
+from .errors import Pos, RuleRuntimeError
 
 
 def multisets(groups: list, lo: int, hi: int) -> list:
@@ -39,6 +39,7 @@ class CardSpec:
         self.cards, self.where, self.lo, self.hi = cards, where, lo, hi
         self.same, self.type_of, self.type_names = same_table, type_of, type_names
         self.cache: dict = {}   # (type counts, lo, hi) -> moves; the moves depend on nothing else
+        self.zone_vis = self.zone_names = self.pos = None     # set by the compiler: the visibility guard
 
     def candidates(self, st) -> list:
         cands = self.cards(st, None)
@@ -51,6 +52,12 @@ class CardSpec:
         if self.where is not None:
             where = self.where
             cands = [c for c in cands if where(st, c)]
+        if self.zone_vis is not None:
+            bit, loc, vis = 1 << st.decider, st.loc, self.zone_vis
+            for c in cands:
+                if not vis[loc[c]] & bit:
+                    raise RuleRuntimeError(self.pos, f"seat {st.decider} would choose among cards it cannot see "
+                                           f"(in {self.zone_names[loc[c]]}): the legal moves would name them")
         lo = self.lo(st, None)
         hi = len(cands) if self.hi is None else min(self.hi(st, None), len(cands))
         key = (tuple(sorted(map(self.type_of.__getitem__, cands))), lo, hi)

@@ -65,9 +65,13 @@ def run(st: State, code: list, op_pos: list = ()) -> None:
                                "zone family") from None
 
 
-def log_move(st: State, src: int, dst: int, cards, vis: list) -> None:
-    """Record that cards went src -> dst, seen by the seats of either zone's visibility."""
-    st.log.append((MOVE, src, dst, tuple(cards), vis[src] | vis[dst]))
+def log_move(st: State, src: int, dst: int, cards, vis: list, bottom: bool = False) -> None:
+    """Record that cards went src -> dst, seen by the seats of either zone's visibility.
+    A move to the bottom of dst carries a sixth field, True."""
+    if bottom:
+        st.log.append((MOVE, src, dst, tuple(cards), vis[src] | vis[dst], True))
+    else:
+        st.log.append((MOVE, src, dst, tuple(cards), vis[src] | vis[dst]))
 
 
 def take_top(st: State, z: int, n: int, trigger, bottom: bool = False) -> list:
@@ -104,9 +108,12 @@ def deal(st: State, k: int, z: int, first: int, base: int, width: int, n: int, t
                 log_move(st, z, d, got, vis)
 
 
-def place(st: State, cards: list, dst: int) -> None:
-    """Put cards on top of zone dst and note where they are."""
-    st.zones[dst].extend(cards)
+def place(st: State, cards: list, dst: int, bottom: bool = False) -> None:
+    """Put cards on top (or, keeping their order, at the bottom) of zone dst and note where they are."""
+    if bottom:
+        st.zones[dst][0:0] = cards
+    else:
+        st.zones[dst].extend(cards)
     loc = st.loc
     for c in cards:
         loc[c] = dst

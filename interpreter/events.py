@@ -22,7 +22,7 @@ def for_seat(program, log: list, seat: int) -> list:
     for event in log:
         kind = event[0]
         if kind == MOVE and not sees_faces(event, seat):
-            out.append((MOVE, event[1], event[2], len(event[3]), 0))
+            out.append((MOVE, event[1], event[2], len(event[3]), 0) + tuple(event[5:]))
         elif kind == SHUFFLE and not event[3] >> seat & 1:
             out.append((SHUFFLE, event[1], None, 0))     # the new order only for who sees the zone
         elif kind == DECIDE and event[1] != seat:
@@ -37,11 +37,12 @@ def describe(program, event: tuple, seat: int | None = None) -> str:
     kind = event[0]
     names = program.zone_names
     if kind == MOVE:
-        _, src, dst, cards, mask = event
+        _, src, dst, cards, mask = event[:5]
+        to = ("bottom of " if event[5:] and event[5] else "") + names[dst]
         if isinstance(cards, int) or (seat is not None and not mask >> seat & 1):
             n = cards if isinstance(cards, int) else len(cards)
-            return f"{n} hidden card{'s' if n != 1 else ''} {names[src]} → {names[dst]}"
-        return f"{group(program, cards)} {names[src]} → {names[dst]}"
+            return f"{n} hidden card{'s' if n != 1 else ''} {names[src]} → {to}"
+        return f"{group(program, cards)} {names[src]} → {to}"
     if kind == SHUFFLE:
         return f"{names[event[1]]} shuffled"
     if kind == TURN:

@@ -197,6 +197,7 @@ class Stmt:
 class MoveS(Stmt):
     cards: Expr
     dest: ZoneRef
+    bottom: bool = False       # `to bottom of ZONE`: under the cards already there
 
 
 @dataclass(eq=False)

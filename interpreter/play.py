@@ -239,7 +239,7 @@ class Session:
         for e in events:
             if e[0] == MOVE:
                 seen = not isinstance(e[3], int) and e[4] & everyone == everyone
-                shown = e if seen else (MOVE, e[1], e[2], e[3] if isinstance(e[3], int) else len(e[3]), 0)
+                shown = e if seen else (MOVE, e[1], e[2], e[3] if isinstance(e[3], int) else len(e[3]), 0) + tuple(e[5:])
                 if deal and not self.same_deal(deal[-1], shown):
                     lines.append(self.describe_deal(deal))
                     deal = []
@@ -269,7 +269,7 @@ class Session:
             return describe(self.program, moves[0])
         prog = self.program
         got: dict = {}
-        for _, _, dst, cards, _ in moves:
+        for _, _, dst, cards, *_ in moves:
             got.setdefault(dst, []).append(cards)
         parts = []
         for dst, items in got.items():

@@ -264,8 +264,10 @@ class Statements:
     def card_spec(self, cc) -> CardSpec:
         same = self.type_tables[cc.same] if cc.same else None
         where = self.closure(cc.where) if cc.where is not None else None
-        return CardSpec(self.closure(cc.cards), where, self.closure(cc.lo),
+        spec = CardSpec(self.closure(cc.cards), where, self.closure(cc.lo),
                         self.closure(cc.hi) if cc.hi is not None else None, same, self.card_type, self.type_names)
+        spec.zone_vis, spec.zone_names, spec.pos = self.zone_vis, self.zone_names, cc.cards.pos
+        return spec
 
     # ---- decision-free statements ----
     def block_fn(self, stmts):
@@ -378,7 +380,7 @@ class Statements:
         return deal
 
     def s_MoveS(self, s):
-        dst_of, src, vis = _fixed(self.zone_index(s.dest)), s.cards, self.zone_vis
+        dst_of, src, vis, under = _fixed(self.zone_index(s.dest)), s.cards, self.zone_vis, s.bottom
         if isinstance(src, ir.ZoneRef):
             src_of = _fixed(self.zone_index(src))
 
@@ -389,9 +391,9 @@ class Statements:
                     return
                 moved = cards[:]
                 cards.clear()
-                E.place(st, moved, d)
+                E.place(st, moved, d, under)
                 if st.log is not None:
-                    E.log_move(st, z, d, moved, vis)
+                    E.log_move(st, z, d, moved, vis, under)
             return move_all
         if isinstance(src, ir.TopN) and isinstance(src.cards, ir.ZoneRef):
             src_of = _fixed(self.zone_index(src.cards))
@@ -402,9 +404,9 @@ class Statements:
                 z, d = src_of(st), dst_of(st)
                 moved = E.take_top(st, z, count(st, None), trig[0], bottom)
                 if moved:
-                    E.place(st, moved, d)
+                    E.place(st, moved, d, under)
                     if st.log is not None:
-                        E.log_move(st, z, d, moved, vis)
+                        E.log_move(st, z, d, moved, vis, under)
             return move_top
         cards_of = self.expr(src)
 
@@ -413,10 +415,12 @@ class Statements:
             if not cards:
                 return
             d = dst_of(st)
-            for z, group in E.remove(st, cards):    # group by group, in the order the events tell it
-                E.place(st, group, d)
+            groups = E.remove(st, cards)
+            # group by group, in the order the events tell it; under a pile the last group goes first
+            for z, group in (reversed(groups) if under else groups):
+                E.place(st, group, d, under)
                 if st.log is not None:
-                    E.log_move(st, z, d, group, vis)
+                    E.log_move(st, z, d, group, vis, under)
         return move_cards
 
 

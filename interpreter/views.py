@@ -17,7 +17,8 @@ A shuffle keeps K and forgets every position. As every move into or out of a zon
 is a seen move, such a zone is known exactly (K is its multiset, and every position is known but
 after a shuffle, see below).
 
-Positions ("nth from bottom"): cards always enter on top, so entering never moves known positions.
+Positions ("nth from bottom"): cards enter on top, which moves no known position, or (`to bottom of`)
+under the others, which shifts every known position of the zone up by the cards entered.
 The events do not say from where in a zone cards left. A zone keeps its known positions only when
 the seat saw the cards leave and knew every position of the zone (then the positions above close up
 exactly); any other departure (an unseen move, or a seen one from a zone with an unknown position)
@@ -57,9 +58,12 @@ class Observer:
         n = len(program.zone_names)
         self.slots: list = [[] for _ in range(n)]        # per zone, bottom first: card id or None
         self.known: list = [Counter() for _ in range(n)]  # per zone: K, types guaranteed there
+        self.card_kind = [program.type_attrs[t]["kind"] for t in program.card_type]
+        self.kinds: list = [set() for _ in range(n)]     # per zone: the card kinds that may be there
         for c, z in enumerate(program.card_start):
             self.slots[z].append(c)
             self.known[z][self.card_type[c]] += 1
+            self.kinds[z].add(self.card_kind[c])
         self.turn, self.current, self.over = 0, None, False
         self.vars: dict = _initial_vars(program)
         self.events = 0
@@ -70,10 +74,15 @@ class Observer:
         kind = event[0]
         if kind == MOVE:
             _, src, dst, cards, mask = event[:5]
+            bottom = len(event) > 5 and event[5]
             if isinstance(cards, int) or not mask & self.bit:
-                self._unseen(src, dst, cards if isinstance(cards, int) else len(cards))
+                self.kinds[dst] |= self.kinds[src]
+                self._unseen(src, dst, cards if isinstance(cards, int) else len(cards), bottom)
             else:
-                self._seen(src, dst, cards)
+                self.kinds[dst].update(self.card_kind[c] for c in cards)
+                self._seen(src, dst, cards, bottom)
+            if not self.slots[src]:
+                self.kinds[src] = set()
         elif kind == SHUFFLE:
             slots = self.slots[event[1]]
             seen = len(event) > 3 and event[3] >> self.seat & 1 and event[2] is not None
@@ -93,7 +102,7 @@ class Observer:
             self.observe(event)
         return self
 
-    def _seen(self, src: int, dst: int, cards) -> None:
+    def _seen(self, src: int, dst: int, cards, bottom: bool = False) -> None:
         """Cards whose faces this seat saw went src -> dst (onto the top)."""
         types = [self.card_type[c] for c in cards]
         slots = self.slots[src]
@@ -105,9 +114,9 @@ class Observer:
             slots[:] = [None] * max(0, len(slots) - len(cards))
         _take(self.known[src], Counter(types))
         self.known[dst].update(types)
-        self.slots[dst].extend(cards)
+        self._enter(dst, list(cards), bottom)
 
-    def _unseen(self, src: int, dst: int, d: int) -> None:
+    def _unseen(self, src: int, dst: int, d: int, bottom: bool = False) -> None:
         """d cards this seat did not see went src -> dst."""
         slots, k = self.slots[src], self.known[src]
         before = len(slots)
@@ -115,7 +124,14 @@ class Observer:
         _take(k, {t: d for t in k})
         slots[:] = [None] * max(0, before - d)
         self.known[dst].update(gain)
-        self.slots[dst].extend([None] * d)
+        self._enter(dst, [None] * d, bottom)
+
+    def _enter(self, dst: int, entries: list, bottom: bool) -> None:
+        """Cards enter on top, or under the cards already there (the positions above shift up)."""
+        if bottom:
+            self.slots[dst][0:0] = entries
+        else:
+            self.slots[dst].extend(entries)
 
     # ---- reading ----
     def view(self) -> "View":
@@ -127,7 +143,7 @@ class Observer:
             known=tuple(tuple(sorted(k.items())) for k in self.known),
             turn=self.turn, current=self.current, over=self.over,
             vars=tuple(sorted(self.vars.items(), key=_var_key)),
-            program=self.program)
+            program=self.program, kinds=tuple(frozenset(k) for k in self.kinds))
 
 
 def view_of(program, log, seat: int) -> "View":
@@ -150,6 +166,7 @@ class View:
     over: bool        # the game has ended
     vars: tuple       # (((name, owner), value), ...): the public variables
     program: Any = field(compare=False, repr=False)
+    kinds: tuple = ()  # per zone: the card kinds that may be there (a sound over-estimate)
 
     def zone(self, z) -> int:
         """A zone index from an index or a name."""
