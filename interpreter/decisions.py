@@ -40,6 +40,7 @@ class CardSpec:
         self.same, self.type_of, self.type_names = same_table, type_of, type_names
         self.cache: dict = {}   # (type counts, lo, hi) -> moves; the moves depend on nothing else
         self.zone_vis = self.zone_names = self.pos = None     # set by the compiler: the visibility guard
+        self.one_zone = False
 
     def candidates(self, st) -> list:
         cands = self.cards(st, None)
@@ -52,9 +53,9 @@ class CardSpec:
         if self.where is not None:
             where = self.where
             cands = [c for c in cands if where(st, c)]
-        if self.zone_vis is not None:
+        if self.zone_vis is not None and cands:
             bit, loc, vis = 1 << st.decider, st.loc, self.zone_vis
-            for c in cands:
+            for c in (cands[:1] if self.one_zone else cands):
                 if not vis[loc[c]] & bit:
                     raise RuleRuntimeError(self.pos, f"seat {st.decider} would choose among cards it cannot see "
                                            f"(in {self.zone_names[loc[c]]}): the legal moves would name them")
