@@ -32,50 +32,7 @@ from interpreter.views import view_of
 BACKENDS = ("generated", "closures")
 
 
-# ---------------------------------------------------------------- helpers (as in test_language.py)
-
-@pytest.fixture(params=BACKENDS)
-def backend(request):
-    return request.param
-
-
-@pytest.fixture
-def write(tmp_path):
-    """write(text, name) -> path of a ruleset file holding the dedented text."""
-    def write(text: str, name: str = "rules.yaml") -> str:
-        path = tmp_path / name
-        path.write_text(textwrap.dedent(text), encoding="utf-8")
-        return str(path)
-    return write
-
-
-@pytest.fixture
-def make(write, backend):
-    """make(text, players, overrides) -> the ruleset compiled for `players` on the test's backend."""
-    def make(text: str, players: int = 2, overrides: dict | None = None):
-        game = load_game(write(text), overrides)
-        return game.program(players, backend)
-    return make
-
-
-def names(p, st, zone: str) -> list:
-    """The type names of a zone's cards, bottom to top."""
-    return [p.type_names[p.card_type[c]] for c in st.zones[p.zone_names.index(zone)]]
-
-
-def local(p, st, name: str):
-    """The value of a local name (let, for, choose)."""
-    return st.vars[p.rules.slots.index(name)]
-
-
-def texts(p, st) -> list:
-    return [p.move_text(st, m) for m in p.legal_moves(st)]
-
-
-def do(p, st, text: str):
-    move = p.parse_move(st, text)
-    p.play(st, move)
-    return move
+from language_helpers import backend, do, local, make, names, texts, write  # noqa: F401
 
 
 def ok(p, st):
