@@ -199,24 +199,30 @@ def check_loc(st) -> None:
         assert st.loc[c] == z, f"card {c} is in zone {z} but loc says {st.loc[c]}"
 
 
-def take(prog, st, name: str, frm: str | None = None, exclude=()) -> int:
-    """Remove one card of type `name` from zone `frm` (topmost there), or, without `frm`,
-    from the bottom of the draw pile or else from any zone not in `exclude`; returns its id."""
+def take(prog, st, name: str, frm: str | None = None, exclude=(), home=None) -> int:
+    """Remove one card of type `name` from zone `frm` (topmost there), or, without `frm`, from
+    the bottom of its deck (`home(name)`, the draw pile by default) or else from any zone not in
+    `exclude`; returns its id."""
     t = prog.type_index[name]
     if frm is not None:
         order = [zone_index(prog, frm)]
     else:
-        order = [zone_index(prog, "draw")] + [z for z in range(len(st.zones))
-                                               if prog.zone_names[z] not in exclude]
+        deck = zone_index(prog, (home or _draw_pile)(name))
+        order = [deck] + [z for z in range(len(st.zones)) if prog.zone_names[z] not in exclude and z != deck]
     for z in order:
         zone = st.zones[z]
         ids = [c for c in zone if prog.card_type[c] == t]
         if ids:
-            c = ids[0] if (frm is None and prog.zone_names[z] == "draw") else ids[-1]
+            c = ids[0] if (frm is None and z == order[0]) else ids[-1]
             zone.remove(c)
             st.loc[c] = None
             return c
     raise ValueError(f"no {name} card available" + (f" in {frm}" if frm else ""))
+
+
+def _draw_pile(name: str) -> str:
+    """R-Eco's deck for every card taken by surgery."""
+    return "draw"
 
 
 def put(prog, st, zone: str, card: int, bottom: bool = False) -> None:
@@ -228,12 +234,12 @@ def put(prog, st, zone: str, card: int, bottom: bool = False) -> None:
     st.loc[card] = z
 
 
-def move(prog, st, card_names, to: str, frm: str | None = None) -> list:
+def move(prog, st, card_names, to: str, frm: str | None = None, home=None) -> list:
     """Move cards by type name onto the top of zone `to` (from `frm`, or from the bottom of
-    the draw pile / anywhere else); returns their ids."""
+    their deck / anywhere else); returns their ids."""
     ids = []
     for name in card_names:
-        c = take(prog, st, name, frm, exclude=(to,))
+        c = take(prog, st, name, frm, exclude=(to,), home=home)
         put(prog, st, to, c)
         ids.append(c)
     check_loc(st)
@@ -251,20 +257,21 @@ def move_all(prog, st, frm: str, to: str, keep: int = 0) -> list:
     return moving
 
 
-def set_zone(prog, st, zone: str, card_names) -> list:
+def set_zone(prog, st, zone: str, card_names, home=None) -> list:
     """Make `zone` hold exactly these cards (listed bottom to top). Its old cards go to the
-    bottom of the draw pile, the new ones come from the bottom of the draw pile: the cards
-    on top of the draw pile (the scripted next draws) stay where they are."""
+    bottom of their deck, the new ones come from the bottom of their deck: the cards on top
+    of each deck (the scripted next draws) stay where they are."""
+    home = home or _draw_pile
     z = zone_index(prog, zone)
     old = st.zones[z][:]
     st.zones[z].clear()
     new = []
     for name in card_names:
-        c = take(prog, st, name, exclude=(zone,))
+        c = take(prog, st, name, exclude=(zone,), home=home)
         put(prog, st, zone, c)
         new.append(c)
     for c in reversed(old):
-        put(prog, st, "draw", c, bottom=True)
+        put(prog, st, home(type_name(prog, c)), c, bottom=True)
     check_loc(st)
     return new
 

@@ -17,8 +17,9 @@ import os
 
 from interpreter.game import load_game
 # generic helpers (they only use the program's zone and type names)
+import helpers as H
 from helpers import (  # noqa: F401  (re-exported for the Lixo tests)
-    bot_names, bots, cards, check_loc, do, move_of, names, pile, size, texts, type_name,
+    bot_names, bots, cards, check_loc, do, move_all, move_of, names, pile, put, size, texts, type_name,
     zone_index,
 )
 
@@ -205,74 +206,17 @@ def hand_sizes(prog, st) -> list:
 
 # ---------------------------------------------------------------- position surgery
 
+# The R-Eco helpers, with each card taken from and returned to its own deck (bins or garbage).
 def take(prog, st, name: str, frm: str | None = None, exclude=()) -> int:
-    """Remove one card of type `name` from zone `frm` (topmost there), or, without `frm`, from
-    the bottom of its deck (bins or garbage) or else from any zone not in `exclude`."""
-    t = prog.type_index[name]
-    if frm is not None:
-        order = [zone_index(prog, frm)]
-    else:
-        home = zone_index(prog, reservoir(name))
-        order = [home] + [z for z in range(len(st.zones)) if prog.zone_names[z] not in exclude and z != home]
-    for z in order:
-        zone = st.zones[z]
-        ids = [c for c in zone if prog.card_type[c] == t]
-        if ids:
-            c = ids[0] if (frm is None and prog.zone_names[z] == reservoir(name)) else ids[-1]
-            zone.remove(c)
-            st.loc[c] = None
-            return c
-    raise ValueError(f"no {name} card available" + (f" in {frm}" if frm else ""))
-
-
-def put(prog, st, zone: str, card: int, bottom: bool = False) -> None:
-    z = zone_index(prog, zone)
-    if bottom:
-        st.zones[z].insert(0, card)
-    else:
-        st.zones[z].append(card)
-    st.loc[card] = z
+    return H.take(prog, st, name, frm, exclude, home=reservoir)
 
 
 def move(prog, st, card_names, to: str, frm: str | None = None) -> list:
-    """Move cards by type name onto the top of zone `to` (from `frm`, or from the bottom of their
-    deck / anywhere else); returns their ids."""
-    ids = []
-    for name in card_names:
-        c = take(prog, st, name, frm, exclude=(to,))
-        put(prog, st, to, c)
-        ids.append(c)
-    check_loc(st)
-    return ids
-
-
-def move_all(prog, st, frm: str, to: str, keep: int = 0) -> list:
-    """Move every card of `frm` except its top `keep` onto `to` (bottom card first)."""
-    src = st.zones[zone_index(prog, frm)]
-    moving = src[:len(src) - keep]
-    del src[:len(src) - keep]
-    for c in moving:
-        put(prog, st, to, c)
-    check_loc(st)
-    return moving
+    return H.move(prog, st, card_names, to, frm, home=reservoir)
 
 
 def set_zone(prog, st, zone: str, card_names) -> list:
-    """Make `zone` hold exactly these cards (bottom to top). Its old cards go to the bottom of
-    their deck; the new ones come from the bottom of their deck (or anywhere else): the top of
-    each deck (the scripted next cards) stays where it is."""
-    z = zone_index(prog, zone)
-    old = st.zones[z][:]
-    st.zones[z].clear()
-    new = []
-    for name in card_names:
-        c = take(prog, st, name, exclude=(zone,))
-        put(prog, st, zone, c)
-        new.append(c)
-    for c in reversed(old):
-        put(prog, st, reservoir(type_name(prog, c)), c, bottom=True)
-    check_loc(st)
-    return new
+    return H.set_zone(prog, st, zone, card_names, home=reservoir)
 
 
 def clear_bins(prog, st, keep: int) -> None:
