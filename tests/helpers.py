@@ -344,3 +344,39 @@ def sheet_winners(scores, disposed) -> list:
     tied = [p for p, s in enumerate(scores) if s == best]
     fewest = min(disposed[p] for p in tied)
     return [p for p in tied if disposed[p] == fewest]
+
+
+# ---------------------------------------------------------------- generic conformance checks
+
+def check_clone_then_same_moves(prog, st, bot, cut: int) -> None:
+    """Play st to the end; at move `cut`, a clone played out must leave st untouched, and the
+    clone's moves replayed (checked) on st must give an equal state and result."""
+    while not st.over:
+        if st.moves == cut:
+            snapshot, copy = st.clone(), st.clone()
+            assert copy == st and copy is not st
+            moves = []
+            while not copy.over:                          # play the copy to the end
+                m = bot.choose(prog, copy, prog.legal_moves(copy))
+                moves.append(m)
+                prog.apply(copy, m)
+            assert st == snapshot                         # the original is untouched
+            assert st != copy
+            for m in moves:                               # the same moves on the original
+                prog.play(st, m)
+            assert st == copy
+            assert prog.result(st) == prog.result(copy)
+            break
+        prog.apply(st, bot.choose(prog, st, prog.legal_moves(st)))
+    assert st.over
+
+
+def check_play_game_matches_checked_play(g, players: int, seed: int, seat_bots: list) -> None:
+    """records.play_game (unchecked apply) and a checked replay of its moves agree."""
+    from interpreter.records import play_game
+    prog, st, moves = play_game(g, players, seed, seat_bots, record=True)
+    st2 = prog.new_state(seed)
+    for seat, text in moves:
+        assert st2.decider == seat
+        prog.play(st2, prog.parse_move(st2, text))
+    assert st2 == st

@@ -10,11 +10,11 @@ import json
 import pytest
 
 from interpreter.bots import make_bot
-from interpreter.records import make_record, play_game, replay
+from interpreter.records import make_record, replay
 from helpers import (
     RECYCLING, REWARD_ROWS, MATERIALS, HAND_LIMIT, game, program, check_loc, type_name, is_reward,
     reward_value, reward_material, icons, zone_index, size, bots, bot_names, sheet_scores,
-    sheet_winners,
+    sheet_winners, check_clone_then_same_moves, check_play_game_matches_checked_play,
 )
 
 PLAYERS = [2, 3, 4, 5]
@@ -195,36 +195,9 @@ def test_replay_gives_same_result(players):
 def test_clone_then_same_moves_equal_state(players):
     prog = program(players)
     for seed in range(4):
-        st = prog.new_state(seed)
-        bot = make_bot("random", seed)
-        cut = 7 + 5 * seed                                    # where to clone
-        while not st.over:
-            if st.moves == cut:
-                snapshot = st.clone()
-                copy = st.clone()
-                assert copy == st and copy is not st
-                moves = []
-                while not copy.over:                          # play the copy to the end
-                    m = bot.choose(prog, copy, prog.legal_moves(copy))
-                    moves.append(m)
-                    prog.apply(copy, m)
-                assert st == snapshot                         # the original is untouched
-                assert st != copy
-                for m in moves:                               # the same moves on the original
-                    prog.play(st, m)
-                assert st == copy
-                assert prog.result(st) == prog.result(copy)
-                break
-            prog.apply(st, bot.choose(prog, st, prog.legal_moves(st)))
-        assert st.over
+        check_clone_then_same_moves(prog, prog.new_state(seed), make_bot("random", seed), cut=7 + 5 * seed)
 
 
 def test_play_game_matches_checked_play():
-    # records.play_game (unchecked apply) and a checked replay of its moves agree
     for players in PLAYERS:
-        prog, st, moves = play_game(game(), players, 5, bots("mixed", players, 5), record=True)
-        st2 = prog.new_state(5)
-        for seat, text in moves:
-            assert st2.decider == seat
-            prog.play(st2, prog.parse_move(st2, text))
-        assert st2 == st
+        check_play_game_matches_checked_play(game(), players, 5, bots("mixed", players, 5))

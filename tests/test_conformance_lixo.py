@@ -12,12 +12,13 @@ import pytest
 
 from interpreter.bots import make_bot
 from interpreter.engine import DECIDE, END, MOVE, SET, SHUFFLE, TURN
-from interpreter.records import make_record, play_game, replay
+from interpreter.records import make_record, replay
 from lixo_helpers import (
     BINS, COLOURS, CONTAINERS, GARBAGE, START_HAND, STOP_DEAL, EMPTY_DEAL, bot_names, bots,
     check_loc, container_colour, game, is_container, is_garbage, program, sheet_scores, sheet_winners,
     type_name, variant, zone_index,
 )
+from helpers import check_clone_then_same_moves, check_play_game_matches_checked_play
 
 PLAYERS = [2, 3, 4, 5, 6]
 KINDS = ["random", "greedy", "mixed"]
@@ -383,36 +384,9 @@ def test_replay_gives_same_result(players):
 def test_clone_then_same_moves_equal_state(players):
     prog = program(players)
     for seed in range(3):
-        st = prog.new_state(seed)
-        bot = make_bot("random", seed)
-        cut = 3 + 4 * seed                                    # where to clone
-        while not st.over:
-            if st.moves == cut:
-                snapshot = st.clone()
-                copy = st.clone()
-                assert copy == st and copy is not st
-                moves = []
-                while not copy.over:                          # play the copy to the end
-                    m = bot.choose(prog, copy, prog.legal_moves(copy))
-                    moves.append(m)
-                    prog.apply(copy, m)
-                assert st == snapshot                         # the original is untouched
-                assert st != copy
-                for m in moves:                               # the same moves on the original
-                    prog.play(st, m)
-                assert st == copy
-                assert prog.result(st) == prog.result(copy)
-                break
-            prog.apply(st, bot.choose(prog, st, prog.legal_moves(st)))
-        assert st.over
+        check_clone_then_same_moves(prog, prog.new_state(seed), make_bot("random", seed), cut=3 + 4 * seed)
 
 
 def test_play_game_matches_checked_play():
-    # records.play_game (unchecked apply) and a checked replay of its moves agree
     for players in PLAYERS:
-        prog, st, moves = play_game(game(), players, 5, bots("mixed", players, 5), record=True)
-        st2 = prog.new_state(5)
-        for seat, text in moves:
-            assert st2.decider == seat
-            prog.play(st2, prog.parse_move(st2, text))
-        assert st2 == st
+        check_play_game_matches_checked_play(game(), players, 5, bots("mixed", players, 5))
