@@ -6,6 +6,7 @@ import textwrap
 
 import pytest
 
+from helpers import do, texts  # noqa: F401  (moves by text, as in every ruleset's tests)
 from interpreter.game import load_game
 
 BACKENDS = ("generated", "closures")
@@ -58,16 +59,6 @@ def edit(text: str, old: str, new: str) -> str:
     """A variant of a ruleset text: `old` (which must occur exactly once) replaced by `new`."""
     assert text.count(old) == 1, f"{old!r} occurs {text.count(old)} times"
     return text.replace(old, new)
-
-
-def texts(p, st) -> list:
-    return [p.move_text(st, m) for m in p.legal_moves(st)]
-
-
-def do(p, st, text: str):
-    move = p.parse_move(st, text)
-    p.play(st, move)
-    return move
 
 
 def ok(p, st):
