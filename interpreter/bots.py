@@ -233,10 +233,10 @@ def _deal_with_knowledge(program, copy, hidden: list, pool: list, view, gen: ran
         placed[z] = zone
     rest = sorted(c for cs in by_type.values() for c in cs)
     gen.shuffle(rest)
-    kind = program.type_attrs
+    kind_of = program.attr_tables["kind"]
     by_kind: dict = {}
     for c in rest:
-        by_kind.setdefault(kind[ctype[c]]["kind"], []).append(c)
+        by_kind.setdefault(kind_of[c], []).append(c)
     free = [(z, i) for z in hidden for i, c in enumerate(placed[z]) if c is None]
     gen.shuffle(free)
     free.sort(key=lambda slot: len(view.kinds[slot[0]]) if view.kinds else 0)   # the most constrained first
@@ -263,7 +263,7 @@ def _repair_kinds(program, placed: dict, filled: list, kinds: list) -> None:
 
     The greedy fill can give a zone the last card of a kind another zone needed; a swap with
     a place that accepts the misplaced card mends that (a full matching is not needed here)."""
-    kind_of = [program.type_attrs[t]["kind"] for t in program.card_type]
+    kind_of = program.attr_tables["kind"]
     for z, i in filled:
         c = placed[z][i]
         if kind_of[c] in kinds[z]:

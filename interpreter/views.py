@@ -58,7 +58,7 @@ class Observer:
         n = len(program.zone_names)
         self.slots: list = [[] for _ in range(n)]        # per zone, bottom first: card id or None
         self.known: list = [Counter() for _ in range(n)]  # per zone: K, types guaranteed there
-        self.card_kind = [program.type_attrs[t]["kind"] for t in program.card_type]
+        self.card_kind = program.attr_tables["kind"]      # per card id
         self.kinds: list = [set() for _ in range(n)]     # per zone: the card kinds that may be there
         for c, z in enumerate(program.card_start):
             self.slots[z].append(c)
