@@ -687,9 +687,7 @@ class Checker:
     def card_choice(self, path, spec: dict, scope: Scope) -> ir.CardChoice:
         cards = self.value(path + ("cards",), scope)
         self.expect(cards, CARDISH, "the cards to choose from")
-        base = cards
-        while isinstance(base, (ir.Filter, ir.TopN)):
-            base = base.cards
+        base = ir.base_of(cards)
         if isinstance(base, ir.ZoneRef) and base.decl.visible == "nobody":
             self.error(cards.pos, f"zone '{base.decl.name}' is face down (visible: nobody), so choosing among its "
                        "cards would show their faces in the list of moves", "choose",

@@ -187,6 +187,13 @@ class ListLit(Expr):
     items: tuple
 
 
+def base_of(cards: Expr) -> Expr:
+    """What a set of cards is cut from: `hand` for `top 2 of hand where ...`."""
+    while isinstance(cards, (Filter, TopN)):
+        cards = cards.cards
+    return cards
+
+
 # ---- statements ----
 @dataclass(eq=False)
 class Stmt:

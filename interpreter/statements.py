@@ -266,9 +266,7 @@ class Statements:
         where = self.closure(cc.where) if cc.where is not None else None
         spec = CardSpec(self.closure(cc.cards), where, self.closure(cc.lo),
                         self.closure(cc.hi) if cc.hi is not None else None, same, self.card_type, self.type_names)
-        base = cc.cards
-        while isinstance(base, (ir.Filter, ir.TopN)):
-            base = base.cards
+        base = ir.base_of(cc.cards)
         if not (isinstance(base, ir.ZoneRef) and base.decl.visible == "everyone"):     # else nothing to guard
             spec.zone_vis, spec.zone_names, spec.pos = self.zone_vis, self.zone_names, cc.cards.pos
             spec.one_zone = isinstance(base, ir.ZoneRef)     # all candidates lie in one zone: check one
