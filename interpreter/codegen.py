@@ -10,6 +10,8 @@ The closure compiler (compiler.Program) stays as the reference backend in tests.
 """
 from __future__ import annotations
 
+import dataclasses
+
 from . import engine as E
 from . import ir
 from .compiler import Program, _NO, _PURE, index_of, may_change, subst
@@ -148,12 +150,28 @@ class GeneratedProgram(Program):
     def gf_sum(self, e, env, a):
         if isinstance(a, ir.GetAttr) and a.obj.type in ("cards", "zone"):
             return f"sum(map({self.k(self.attr_tables[a.attr])}.__getitem__, {self.x(a.obj, env)}))"
+        if isinstance(a, ir.Gen) and isinstance(a.expr, ir.Func) and a.expr.name in ("count", "size") \
+                and a.expr.args[0].type in ("cards", "zone"):
+            return self.count_all(a, env)
         if isinstance(a, ir.Gen):
             parts = self.unroll_src(a, env)
             if parts is not None:
                 terms = [f"({x} if {c} else 0)" if c else f"({x})" for c, x in parts]
                 return "(" + " + ".join(terms) + ")" if terms else "0"
         return f"sum({self.seq(a, env)})"
+
+    def count_all(self, g: ir.Gen, env) -> str:
+        """sum(count(CARDS) for v in LIST): one flat count over all the cards, which is several
+        times faster than a count per value (e.g. the cards left in a grid of zones)."""
+        v, it, cond = self.gen_parts(g, env)
+        inner = {**env, g.slot: v}
+        arg, c = g.expr.args[0], self.fresh("c")
+        if isinstance(arg, ir.Filter):
+            src, keep = self.x(arg.cards, inner), self.x(arg.cond, {**inner, "@card": c})
+        else:
+            src, keep = self.x(arg, inner), None
+        return (f"len([{c} for {v} in {it}" + (f" if {cond}" if cond else "") + f" for {c} in {src}"
+                + (f" if {keep}])" if keep else "])"))
 
     def gf_min(self, e, env, *args):
         return self.extreme_src("min", args, env)
@@ -193,6 +211,9 @@ class GeneratedProgram(Program):
         v = self.fresh("v")
         inner = {**env, g.slot: v}
         cond = self.x(g.cond, inner) if g.cond is not None else None
+        values = self.try_const(g.iterable)
+        if isinstance(values, list):            # worked out once, e.g. numbers(rows * cols)
+            return v, self.k(tuple(values)), cond
         return v, f"list({self.x(g.iterable, env)})", cond
 
     def unroll_src(self, g: ir.Gen, env):
@@ -236,7 +257,8 @@ class GeneratedProgram(Program):
             raise RuleRuntimeError(e.pos, f"function '{e.fn.name}' calls itself too deeply")
         self.inline_depth += 1
         try:
-            if all(isinstance(a, _PURE) for a in e.args):
+            if all(isinstance(a, _PURE) or isinstance(a, ir.CardAttr) and not _binds_card(e.fn.body)
+                   for a in e.args):
                 return self.x(subst(e.fn.body, dict(zip(e.fn.params, e.args))), env)
             names = [self.fresh("p") for _ in e.args]
             inner = {**env, **dict(zip(e.fn.params, names))}
@@ -591,3 +613,18 @@ class _Helpers:
     def endless(pos, st):
         raise RuleRuntimeError(pos, f"this loop ran {MAX_LOOPS} times in turn {st.turn}: it never ends")
 
+
+
+def _binds_card(e) -> bool:
+    """Whether e holds a `where` filter, inside which a card attribute means another card (so a
+    card attribute passed in cannot be written into the body as it stands)."""
+    if isinstance(e, ir.Filter):
+        return True
+    if not isinstance(e, ir.Expr):
+        return False
+    for f in dataclasses.fields(e):
+        v = getattr(e, f.name)
+        if isinstance(v, ir.Expr) and _binds_card(v) or \
+                isinstance(v, tuple) and any(_binds_card(x) for x in v):
+            return True
+    return False

@@ -223,6 +223,11 @@ class Program(Statements, Runtime):
             return self.const(e)
         if isinstance(e, ir.Builtin) and e.name in ("players", "seats"):
             return self.const(e)
+        if is_static(e):
+            try:
+                return self.const(e)
+            except Exception:       # e.g. a division by zero: left for the run time to report
+                return _NO
         return _NO
 
     def x_Func(self, e):
@@ -649,6 +654,37 @@ def _uses_card(e) -> bool:
         if isinstance(v, tuple) and any(isinstance(x, ir.Expr) and _uses_card(x) for x in v):
             return True
     return False
+
+
+_STATIC_PARTS = (ir.Bin, ir.Cmp, ir.InOp, ir.Logic, ir.NotOp, ir.NegOp, ir.Cond, ir.ListLit, ir.Func)
+
+
+def is_static(e, depth: int = 0) -> bool:
+    """Whether e depends on parameters and literals only (no zone, variable, local or card),
+    so that it can be worked out once before the game (e.g. `numbers(rows * cols)`)."""
+    if isinstance(e, (ir.Lit, ir.Param)):
+        return True
+    if isinstance(e, ir.Builtin):
+        return e.name in ("players", "seats")
+    if depth > 16:
+        return False
+    if isinstance(e, ir.UserCall):
+        return all(is_static(a, depth + 1) for a in e.args) and \
+            is_static(subst(e.fn.body, dict(zip(e.fn.params, e.args))), depth + 1)
+    if isinstance(e, _STATIC_PARTS):
+        return all(is_static(x, depth + 1) for x in _children(e))
+    return False
+
+
+def _children(e) -> list:
+    out = []
+    for f in dataclasses.fields(e):
+        v = getattr(e, f.name)
+        if isinstance(v, ir.Expr):
+            out.append(v)
+        elif isinstance(v, tuple):
+            out.extend(x for x in v if isinstance(x, ir.Expr))
+    return out
 
 
 def subst(e, mapping: dict):
