@@ -194,6 +194,7 @@ class Checker:
         bot_eval = self.value(("bots", "eval"), Scope(), default=None)
         self.expect(bot_eval, {"int"}, "the bots' rating")
         self.check_recursion(procedures)
+        display = self.check_display()
         self.err.raise_if_any()
         return ir.Ruleset(
             name=str(self.get(("name",), "")), file=self.doc.file, min_players=lo, max_players=hi,
@@ -201,7 +202,7 @@ class Checker:
             vars=list(self.vars.values()), functions=self.functions, procedures=procedures, setup=setup,
             first=first, next=nxt, steps=steps, end_when=end_when, finish=finish, score=score,
             tiebreak=tiebreak, bot_eval=bot_eval, slots=list(self.slots), sources=self.doc.sources,
-            overrides=self.overrides, display=self.check_display())
+            overrides=self.overrides, display=display)
 
     # ---- parameters ----
     def declare_params(self) -> None:
@@ -731,7 +732,52 @@ class Checker:
         """How `play` shows a seat's view (the schema checked the values): defaults filled in."""
         display = {"knowledge": "full"}
         display.update(self.get(("display",), None) or {})
+        if "grid" in display:
+            display["grid"] = self.check_grid(("display", "grid"))
         return display
+
+    def check_grid(self, path) -> dict:
+        """display.grid: table zone families of one index list, laid out `columns` positions a row.
+        Gives {'families': [names], 'columns': an int expression worked out before the game}."""
+        names = self.get(path + ("families",), []) or []
+        families, per = [], None
+        for i, name in enumerate(names):
+            where = path + ("families", i)
+            decl = self.zones.get(name)
+            if decl is None:
+                hint = self.suggest(str(name), self.zones) or (
+                    f"the zone families are {_and([repr(d.name) for d in self.zones.values() if d.per is not None])}"
+                    if any(d.per is not None for d in self.zones.values()) else
+                    "declare a zone family first, e.g. down: {per: cells, visible: nobody}")
+                self.error(where, f"the grid names '{name}', which is not a zone", "name", hint)
+                continue
+            if decl.per is None or decl.per_player:
+                why = "is a single zone" if decl.per is None else "belongs to each player"
+                self.error(where, f"the grid needs zone families of the table, but '{name}' {why}", "display",
+                           "lay out zones declared with per: LIST (and no owner: each)")
+                continue
+            text = " ".join(str(self.get(("zones", name, "per"))).split())
+            if per is None:
+                per = (name, text)
+            elif text != per[1]:
+                self.error(where, f"the grid's families must share one index list, but '{name}' is per "
+                           f"'{text}' and '{per[0]}' per '{per[1]}'", "display",
+                           "a grid lays out positions of one list: declare its families with the same per: list")
+                continue
+            families.append(name)
+        columns = self.value(path + ("columns",), Scope())
+        if self.expect(columns, {"int"}, "the grid's columns", "give a number, or a param holding one, e.g. cols"):
+            self.check_constant(columns, "the grid's columns", set())
+            if isinstance(columns, ir.Param):
+                value = self.params[columns.name][0]
+                values = list(value.values()) if isinstance(value, dict) else [value]
+            else:
+                values = [columns.value] if isinstance(columns, ir.Lit) else []
+            bad = next((v for v in values if isinstance(v, int) and not isinstance(v, bool) and v < 1), None)
+            if bad is not None:
+                self.error(path + ("columns",), f"the grid's columns must be a positive whole number, not {bad}",
+                           "display", "give how many positions a row of the grid shows, e.g. 10")
+        return {"families": families, "columns": columns}
 
     def check_recursion(self, procedures: dict) -> None:
         """Procedures may call each other but not themselves, directly or through others."""

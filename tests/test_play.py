@@ -19,10 +19,11 @@ from interpreter.views import view_of
 WIDTH = 200      # wide enough that no line of the layout wraps
 
 
-def session(script, players: int = 2, seed: int = 1, bots=None, g=None, memory_aid: bool = False):
+def session(script, players: int = 2, seed: int = 1, bots=None, g=None, memory_aid: bool = False,
+            width: int = WIDTH):
     """A Session whose input is script(session, prompt) -> line; the output goes to session.out."""
     out = io.StringIO()
-    console = Console(file=out, width=WIDTH, highlight=False, color_system=None)
+    console = Console(file=out, width=width, highlight=False, color_system=None)
     holder = {}
     s = Session(g or game(), players, seed, {1: "greedy"} if bots is None else bots,
                 ask=lambda prompt: script(holder["s"], prompt), console=console, memory_aid=memory_aid)
@@ -300,3 +301,221 @@ def test_a_whole_lixo_game_by_hand_against_two_greedy_bots():
     assert "known: " not in out          # Lixo shows the faces up now (display.knowledge faces)
     # the greedy bots' bids are public: shown card by card as they happen
     assert re.search(r"^seat [12] \(greedy\): \d+×\S+ hand\([12]\) → bids\([12]\)", out, re.M)
+
+
+# ---- Sorting Memo: the grid of positions (display.grid) ----
+MEMO = RULESET.replace("r_eco.yaml", "sorting_memo.yaml")
+GRID_WIDTH = 120     # a common terminal: a 10-column grid must fit without wrapping
+
+
+def memo_session(script=None, memory_aid: bool = False, g=None, seed: int = 1):
+    """A two-seat Sorting Memo game at 120 columns; both seats are scripted (no bot moves)."""
+    return session(script or lines(["q"]), g=g or load_game(MEMO), bots={}, seed=seed,
+                   memory_aid=memory_aid, width=GRID_WIDTH)
+
+
+def screen(s, seat: int) -> str:
+    """The decision screen `seat` would be shown now (its own view), as text."""
+    out = io.StringIO()
+    s.console = Console(file=out, width=GRID_WIDTH, highlight=False, color_system=None)
+    s.show(seat, s.program.legal_moves(s.st))
+    return out.getvalue()
+
+
+def grid_rows(text: str) -> list:
+    """The lines of the last grid shown in text, cell by cell: [index cells, card cells, ...]."""
+    block = text[text.rindex("up / down: "):]
+    block = block[block.index(" empty"):].splitlines()[1:]           # the title may take two lines
+    rows, starts = [], []
+    for line in block:
+        inner = line.strip().strip("│").rstrip()
+        if not inner.strip() or inner.strip().startswith("abbreviated"):
+            break
+        if len(rows) % 2 == 0:           # an index line: where its cells start
+            starts = [m.start() for m in re.finditer(r"\S+", inner)] + [None]
+        rows.append([inner[a:b].strip() for a, b in zip(starts, starts[1:])])
+    return rows
+
+
+def grid_cells(text: str) -> dict:
+    """{position: what its cell shows} in the last grid of text."""
+    rows = grid_rows(text)
+    return {int(i): c for idx, cards in zip(rows[0::2], rows[1::2]) for i, c in zip(idx, cards)}
+
+
+def spot_names(s) -> dict:
+    """{position: name of the card face down there} from the real state (to choose moves, not to check)."""
+    prog, st = s.program, s.st
+    out = {}
+    for c in prog.family["down"]:
+        cards = st.zones[prog.zone_base["down"] + prog.family["down"][c]]
+        if cards:
+            out[c] = prog.type_names[prog.card_type[cards[-1]]]
+    return out
+
+
+def to_first_card(s) -> None:
+    """Play the setup's stack choices (the first legal one) until a seat turns its first card."""
+    while s.st.pending.name != "first_spot":
+        s.program.apply(s.st, s.program.legal_moves(s.st)[0])
+
+
+def turn_over(s, decision: str, spot: int) -> None:
+    s.program.apply(s.st, s.program.parse_move(s.st, f"{decision}: {spot}"))
+
+
+def two_different(s, width: int = 7) -> tuple:
+    """Two face-down recyclables of different pictures whose names fit a remembered cell unabbreviated."""
+    names = {c: n for c, n in spot_names(s).items() if not n.startswith("truck:") and len(n) <= width}
+    a = next(iter(names))
+    b = next(c for c, n in names.items() if n != names[a])
+    return (a, names[a]), (b, names[b])
+
+
+def test_memo_grid_lays_out_rows_by_cols_positions_within_120_columns():
+    g = load_game(MEMO)
+    grid = g.rules.display["grid"]
+    assert g.rules.display["knowledge"] == "faces" and grid["families"] == ["up", "down"]
+    s = memo_session(g=g)
+    assert s.run() is False
+    out = s.out.getvalue()
+    assert "up / down: 50 positions, 10 a row — 50 face down, 0 empty" in out
+    rows = grid_rows(out)
+    assert len(rows) == 2 * 5
+    for r in range(5):
+        assert rows[2 * r] == [str(c) for c in range(10 * r + 1, 10 * r + 11)]
+        assert rows[2 * r + 1] == ["?"] * 10
+    assert max(len(line) for line in out.splitlines()) <= GRID_WIDTH
+    # the positions are no longer listed one per line; the other families keep their table
+    assert not re.search(r"│\s+\d+\s+1 card\s+—", out)
+    assert re.search(r"│\s+stack\s+│", out) and re.search(r"│\s+5\s+4 cards\s+│", out)
+
+
+def test_memo_grid_columns_follow_the_param():
+    s = memo_session(g=load_game(MEMO, {"rows": 4, "cols": 6}))
+    s.run()
+    rows = grid_rows(s.out.getvalue())
+    assert [len(r) for r in rows] == [6, 6] * 4
+    assert rows[-2] == [str(c) for c in range(19, 25)]
+
+
+def test_memo_a_face_up_card_is_shown_to_every_seat():
+    s = memo_session()
+    to_first_card(s)
+    (a, name), _ = two_different(s)
+    turn_over(s, "first_spot", a)
+    for seat in (0, 1):
+        cells = grid_cells(screen(s, seat))
+        assert cells[a] == name
+        assert all(c == "?" for p, c in cells.items() if p != a)
+
+
+@pytest.mark.parametrize("memory_aid", [False, True])
+def test_memo_a_face_down_face_is_shown_only_as_remembered(memory_aid):
+    """Faces only: a card turned back is '?' for everyone who saw it; --memory-aid shows it, marked."""
+    s = memo_session(memory_aid=memory_aid)
+    to_first_card(s)
+    (a, name_a), (b, name_b) = two_different(s)
+    turn_over(s, "first_spot", a)
+    turn_over(s, "second_spot", b)             # no pair: both go face down again in place
+    assert s.st.pending.name == "first_spot" and s.st.current == 1
+    for seat in (0, 1):
+        text = screen(s, seat)
+        cells = grid_cells(text)
+        if memory_aid:
+            assert (cells[a], cells[b]) == (f"[{name_a}]", f"[{name_b}]")
+            assert "face down (2 remembered)" in text
+        else:
+            assert (cells[a], cells[b]) == ("?", "?")
+            screen_part = text[:text.index("legal moves:")]
+            assert name_a not in screen_part and name_b not in screen_part
+        assert all(c == "?" for p, c in cells.items() if p not in (a, b))
+
+
+def test_memo_knowledge_full_shows_remembered_faces_without_memory_aid(tmp_path):
+    path = tmp_path / "memo_full.yaml"
+    path.write_text(f"extends: {MEMO}\ndisplay: {{knowledge: full}}\n", encoding="utf-8")
+    g = load_game(str(path))
+    assert g.rules.display["grid"]["families"] == ["up", "down"]      # the variant keeps the base's grid
+    s = memo_session(g=g)
+    to_first_card(s)
+    (a, name_a), (b, _) = two_different(s)
+    turn_over(s, "first_spot", a)
+    turn_over(s, "second_spot", b)
+    assert grid_cells(screen(s, 1))[a] == f"[{name_a}]"
+
+
+def test_memo_a_collected_pair_leaves_empty_positions():
+    s = memo_session()
+    to_first_card(s)
+    names = spot_names(s)
+    a = next(c for c, n in names.items() if not n.startswith("truck:"))
+    b = next(c for c, n in names.items() if n == names[a] and c != a)
+    turn_over(s, "first_spot", a)
+    turn_over(s, "second_spot", b)             # a pair: collected, and seat 0 plays again
+    assert s.st.current == 0
+    for seat in (0, 1):
+        text = screen(s, seat)
+        cells = grid_cells(text)
+        assert (cells[a], cells[b]) == ("·", "·")
+        assert "48 face down, 2 empty" in text
+        assert sum(c == "?" for c in cells.values()) == 48
+
+
+def test_memo_grid_through_the_input_loop_with_memory_aid():
+    """A whole scripted turn typed in: the remembered faces appear in the next screen, abbreviated
+    names with their legend."""
+    picked = {}
+
+    def script(s, prompt):
+        if "confirm" in prompt:
+            return "c"
+        if "press Enter" in prompt:
+            return ""
+        st = s.st
+        if st.pending.name == "first_spot" and not picked:
+            names = spot_names(s)
+            picked["a"] = next(c for c, n in names.items() if n.startswith("organic:"))
+            picked["b"] = next(c for c, n in names.items() if not n.startswith(("truck:", "organic:")))
+            picked["names"] = names
+            return f"first_spot: {picked['a']}"
+        if st.pending.name == "second_spot" and st.current == 0:
+            return f"second_spot: {picked['b']}"
+        if picked and st.current == 1:
+            return "q"
+        return "1"
+
+    s = memo_session(script, memory_aid=True)
+    assert s.run() is False
+    out = s.out.getvalue()
+    last = grid_cells(out)
+    a, b, names = picked["a"], picked["b"], picked["names"]
+    short = names[a].replace("organic", "organ")            # 'organic:4' in a 9-wide cell with [ ]
+    assert last[a] == f"[{short}]" and last[b] == f"[{names[b]}]".replace("plastic", "plast")
+    assert "abbreviated: organ = organic" in out
+    assert max(len(line) for line in out.splitlines()) <= GRID_WIDTH
+
+
+def test_abbreviate_keeps_numbers_and_shortens_the_longest_words_first():
+    from interpreter.play import abbreviate
+    assert abbreviate("paper:1", 7) == ("paper:1", {})
+    assert abbreviate("organic:4", 7) == ("organ:4", {"organ": "organic"})
+    assert abbreviate("truck:shuffle", 9) == ("truc:shuf", {"truc": "truck", "shuf": "shuffle"})
+    assert len(abbreviate("a_b_c_d_e_f", 5)[0]) == 5
+
+
+def test_memo_grid_fits_80_columns_with_shorter_names():
+    s = memo_session(memory_aid=True)
+    to_first_card(s)
+    (a, name_a), (b, _) = two_different(s)
+    turn_over(s, "first_spot", a)
+    turn_over(s, "second_spot", b)
+    out = io.StringIO()
+    s.console = Console(file=out, width=80, highlight=False, color_system=None)
+    s.show(1, s.program.legal_moves(s.st))
+    text = out.getvalue()
+    rows = grid_rows(text)
+    assert [len(r) for r in rows] == [10] * 10
+    material, number = name_a.split(":")
+    assert re.fullmatch(rf"\[{material[:2]}\w*:{number}\]", grid_cells(text)[a])
+    assert f"{grid_cells(text)[a][1:].split(':')[0]} = {material}" in text       # the legend
