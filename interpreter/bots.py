@@ -12,7 +12,10 @@ log, the seat's perfect-memory knowledge (views.py): the card types guaranteed i
           (own evaluation − best opponent's);
   automa  determinised Monte-Carlo look-ahead: each candidate move is played on a few determinised
           copies, followed by a short greedy roll-out of every seat's decisions until the bot's next
-          turn (or the game's end); the move with the best mean margin wins.
+          turn (or the game's end); the move with the best mean margin wins;
+  memory  perfect-memory look-ahead through the seat's own consecutive decisions that tells sure
+          moves (their outcome follows from what the seat knows) from gambles (they show it a card
+          it cannot place), and looks through sure moves only.
 
 All bots are generic: they know the ruleset only through the Program (legal moves, apply, the
 ruleset's score or its `bots.eval` expression via program.evaluate).
@@ -22,6 +25,7 @@ from __future__ import annotations
 import random
 
 from . import rng
+from .engine import State
 from .errors import RuleRuntimeError
 from .views import Observer
 
@@ -136,6 +140,162 @@ class AutomaBot(Bot):
         return moves[best[self.rng.randrange(len(best))]]
 
 
+class MemoryBot(Bot):
+    """Perfect-memory look-ahead over the seat's own consecutive decisions.
+
+    On a determinised copy every hidden card is either dealt from the seat's knowledge (a card of
+    the type it remembers at that position) or guessed. A move that brings no guessed card into the
+    seat's sight is *sure*: its outcome is the same in every world the seat thinks possible, so the
+    bot looks through it while the same seat decides again (the second card of a turn, the choices
+    of an effect, an extra turn), up to `depth` decisions and a share of
+    `budget` trial moves. A move that shows
+    a guessed card is a *gamble*: gambles are valued together, by their mean one-step margin plus
+    what a few sampled gambles lead to, never by the best of them, since one imagined world would
+    otherwise credit the bot with knowing hidden cards. The best sure move is played unless the
+    gambles are worth more (or as much: a gamble shows the seat more), then the gamble that did best.
+
+    To stay fast the look-ahead follows, after a move that showed some card types, only the moves
+    that show a type already shown on the way (or nothing, or that were not tried yet): cards of one
+    type are the ones that meet in pairs, sets and suits. Which move shows what is learnt from the
+    trials of this decision, by move. With few legal moves (`few`) the first step is a mean over
+    `samples` copies, which weighs what the seat cannot see (other players' hidden cards) more fairly.
+    """
+
+    name = "memory"
+    samples = 3     # determinised copies for the first step when there are few moves
+    few = 8
+    depth = 4       # own consecutive decisions looked through
+    spread = 4      # gambles sampled to estimate what follows a gamble
+    budget = 160    # trial moves per decision beyond the first step
+    least = 6       # trial moves each sure move may look through at least
+
+    def choose(self, program, st, moves):
+        if len(moves) == 1:
+            return moves[0]
+        seat = st.decider
+        view = self.view(program, st, seat)
+        worlds = []
+        for _ in range(self.samples if len(moves) <= self.few else 1):
+            known: set = set()
+            w = determinise(program, st, seat, self.rng, view, known)
+            worlds.append((w, guessed_cards(program, w, seat, known), hidden_cards(program, w, seat)))
+        self._seen, self._chance = {}, {}
+        sure, gambles = [], []              # (one-step mean margin, move, copy in the first world)
+        for move in moves:
+            total, shown, first = 0, 0, None
+            for w, guessed, hidden in worlds:
+                trial = w.clone()
+                program.apply(trial, move)
+                total += margin(program, trial, seat)
+                shown += shows(program, trial, seat, guessed)
+                if first is None:
+                    first = trial
+                    self._seen[move] = (not shows(program, trial, seat, guessed),
+                                        shown_types(program, trial, seat, hidden))
+            (gambles if shown else sure).append((total / len(worlds), move, first))
+        guessed, hidden = worlds[0][1], worlds[0][2]
+        # half the budget looks through the sure moves, half samples what follows the gambles
+        share = max(self.least, self.budget // 2 // (len(sure) or 1))
+        best, best_value = [], None
+        for now, move, first in sure:
+            self._left = share
+            v = now + self.value(program, first, seat, guessed, hidden, self._seen[move][1], self.depth - 1) \
+                - margin(program, first, seat)
+            if best_value is None or v > best_value:
+                best, best_value = [move], v
+            elif v == best_value:
+                best.append(move)
+        if gambles:
+            chance = sum(g[0] for g in gambles) / len(gambles)
+            if self.depth > 1:
+                picked = self.pick(gambles, self.budget // 2 // (self.spread + 1))
+                total = 0
+                for _, move, first in picked:
+                    self._left = self.spread + 1
+                    total += self.value(program, first, seat, guessed, hidden, self._seen[move][1],
+                                        self.depth - 1) - margin(program, first, seat)
+                chance += total / len(picked)
+            if best_value is None or chance >= best_value:
+                top = max(g[0] for g in gambles)
+                best = [g[1] for g in gambles if g[0] == top]
+        return best[self.rng.randrange(len(best))]
+
+    def value(self, program, st, seat: int, guessed: list, hidden: list, path: frozenset, depth: int):
+        """The margin st is worth to seat when it plays on with its best sure moves (gambles
+        averaged), in this one world; `path` holds the card types shown on the way here."""
+        if depth <= 0 or st.over or st.decider != seat or self._left <= 0:
+            return margin(program, st, seat)
+        sure, gambles = [], []
+        for move in program.legal_moves(st):
+            if self._left <= 0:
+                break
+            seen = self._seen.get(move)
+            if seen is not None and not seen[0]:
+                gambles.append(move)
+                continue
+            if seen is not None and seen[1] and path and not seen[1] & path:
+                continue                    # shows only types unrelated to the way here
+            trial = self.played(program, st, move)
+            types = shown_types(program, trial, seat, hidden)
+            is_sure = not shows(program, trial, seat, guessed)
+            self._seen[move] = (is_sure, types)
+            (sure if is_sure else gambles).append((trial, types))
+        best = None
+        for trial, types in sure:
+            v = self.value(program, trial, seat, guessed, hidden, path | types, depth - 1)
+            best = v if best is None or v > best else best
+        if gambles:
+            # One estimate per decision for the whole look-ahead: a gain over this node's margin,
+            # the same on every path, so that no path looks better only by a lucky sample.
+            key = (st.pending.index, depth)
+            gain = self._chance.get(key)
+            if gain is None:                # what is left of the share buys a closer mean
+                picked = [g[0] if isinstance(g[0], State) else self.played(program, st, g)
+                          for g in self.pick(gambles, max(self.spread, self._left))]
+                gain = sum(margin(program, g, seat) for g in picked) / len(picked) - margin(program, st, seat)
+                self._chance[key] = gain
+            chance = margin(program, st, seat) + gain
+            best = chance if best is None or chance > best else best
+        return margin(program, st, seat) if best is None else best
+
+    def pick(self, items: list, n: int = 0) -> list:
+        """Up to n (default `spread`) items at random, in their order."""
+        n = n or self.spread
+        if len(items) <= n:
+            return items
+        return [items[i] for i in sorted(self.rng.sample(range(len(items)), n))]
+
+    def played(self, program, st, move):
+        """A copy of st with move played (counted against the budget)."""
+        trial = st.clone()
+        program.apply(trial, move)
+        self._left -= 1
+        return trial
+
+
+def hidden_cards(program, st, seat: int) -> list:
+    """The cards of st that lie hidden from seat."""
+    mask = 1 << seat
+    return [c for z, vis in enumerate(program.zone_vis) if not vis & mask for c in st.zones[z]]
+
+
+def shown_types(program, st, seat: int, hidden: list) -> frozenset:
+    """The types of the cards (hidden before a trial move) that the seat sees now."""
+    mask, vis, loc, ctype = 1 << seat, program.zone_vis, st.loc, program.card_type
+    return frozenset(ctype[c] for c in hidden if vis[loc[c]] & mask)
+
+
+def guessed_cards(program, st, seat: int, known: set) -> list:
+    """The cards of a determinised copy that lie hidden from seat and were not dealt from its knowledge."""
+    return [c for c in hidden_cards(program, st, seat) if c not in known]
+
+
+def shows(program, st, seat: int, guessed: list) -> int:
+    """How many guessed cards (hidden before the trial move) lie where the seat sees them now."""
+    mask, vis, loc = 1 << seat, program.zone_vis, st.loc
+    return sum(1 for c in guessed if vis[loc[c]] & mask)
+
+
 def rollout(program, st, seat: int, turn: int, gen: random.Random, depth: int) -> None:
     """Play st on greedily (each decider's one-step best margin on this very copy) until `seat`
     decides in a turn after `turn`, the game ends, or `depth` decisions were made."""
@@ -175,7 +335,7 @@ def margin(program, st, seat: int):
     return mine - max(others) if others else mine
 
 
-def determinise(program, st, seat: int, gen: random.Random, view=None):
+def determinise(program, st, seat: int, gen: random.Random, view=None, known: set | None = None):
     """A copy of st in which every card hidden from `seat` is redealt at random among the hidden places.
 
     What the copy takes from st is what the seat's view holds: the zones the seat sees, the sizes of
@@ -183,7 +343,8 @@ def determinise(program, st, seat: int, gen: random.Random, view=None):
     (the seat's View, views.py) the seat's knowledge is dealt first: each known position of a hidden
     zone gets a card of its type, then the rest of the zone's K (types guaranteed there) go to random
     free positions of the zone; the remaining hidden cards fill the remaining places at random.
-    Cards of one type are interchangeable, so which id of a type goes where is immaterial."""
+    Cards of one type are interchangeable, so which id of a type goes where is immaterial.
+    `known`, a set, receives the cards dealt to positions the seat knows."""
     copy = st.clone()
     copy.log = copy.chance = copy.script = None
     copy.rng = rng.seed_state(gen.getrandbits(62))
@@ -192,7 +353,7 @@ def determinise(program, st, seat: int, gen: random.Random, view=None):
     pool = sorted(c for z in hidden for c in copy.zones[z])
     gen.shuffle(pool)
     if view is not None and _knowledge_fits(view, copy, hidden):
-        _deal_with_knowledge(program, copy, hidden, pool, view, gen)
+        _deal_with_knowledge(program, copy, hidden, pool, view, gen, known)
         return copy
     i = 0
     for z in hidden:
@@ -209,7 +370,8 @@ def _knowledge_fits(view, st, hidden: list) -> bool:
     return all(len(view.zones[z]) == len(st.zones[z]) for z in hidden)
 
 
-def _deal_with_knowledge(program, copy, hidden: list, pool: list, view, gen: random.Random) -> None:
+def _deal_with_knowledge(program, copy, hidden: list, pool: list, view, gen: random.Random,
+                         known: set | None = None) -> None:
     ctype = program.card_type
     by_type: dict = {}
     for c in pool:                          # already shuffled: every type's list is in random order
@@ -223,6 +385,8 @@ def _deal_with_knowledge(program, copy, hidden: list, pool: list, view, gen: ran
             if t is not None and by_type.get(t):
                 zone[i] = by_type[t].pop()
                 need[t] -= 1
+                if known is not None:
+                    known.add(zone[i])
         free = [i for i, c in enumerate(zone) if c is None]
         gen.shuffle(free)
         for t in sorted(need):
@@ -275,7 +439,7 @@ def _repair_kinds(program, placed: dict, filled: list, kinds: list) -> None:
                 break
 
 
-BOTS = {cls.name: cls for cls in (RandomBot, GreedyBot, AutomaBot)}
+BOTS = {cls.name: cls for cls in (RandomBot, GreedyBot, AutomaBot, MemoryBot)}
 
 
 def make_bot(name: str, seed: int = 0) -> Bot:
