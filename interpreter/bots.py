@@ -27,6 +27,7 @@ import random
 from . import rng
 from .engine import State
 from .errors import RuleRuntimeError
+from .events import for_seat
 from .views import Observer
 
 
@@ -39,6 +40,7 @@ class Bot:
     def __init__(self, seed: int = 0):
         self.rng = random.Random(seed)
         self._memory = None     # (program, seat, log list, events fed, last event, Observer)
+        self._no_denial = None
 
     def choose(self, program, st, moves: list):
         raise NotImplementedError
@@ -159,6 +161,8 @@ class MemoryBot(Bot):
     type are the ones that meet in pairs, sets and suits. Which move shows what is learnt from the
     trials of this decision, by move. With few legal moves (`few`) the first step is a mean over
     `samples` copies, which weighs what the seat cannot see (other players' hidden cards) more fairly.
+    When sure moves tie and nothing else tells them apart, the bot keeps the one that leaves the
+    next player least to gain from its own memory (`deny`).
     """
 
     name = "memory"
@@ -168,6 +172,8 @@ class MemoryBot(Bot):
     spread = 4      # gambles sampled to estimate what follows a gamble
     budget = 160    # trial moves per decision beyond the first step
     least = 6       # trial moves each sure move may look through at least
+    far = 12          # own decisions left after which a tie is not broken that way
+    tie_budget = 300  # trial moves to break a tie by what the next player could gain
 
     def choose(self, program, st, moves):
         if len(moves) == 1:
@@ -180,44 +186,51 @@ class MemoryBot(Bot):
             w = determinise(program, st, seat, self.rng, view, known)
             worlds.append((w, guessed_cards(program, w, seat, known), hidden_cards(program, w, seat)))
         self._seen, self._chance = {}, {}
-        sure, gambles = [], []              # (one-step mean margin, move, copy in the first world)
+        sure, gambles = [], []              # (one-step mean margin, move, its copy in each world)
         for move in moves:
-            total, shown, first = 0, 0, None
+            total, shown, trials = 0, 0, []
             for w, guessed, hidden in worlds:
                 trial = w.clone()
                 program.apply(trial, move)
                 total += margin(program, trial, seat)
                 shown += shows(program, trial, seat, guessed)
-                if first is None:
-                    first = trial
-                    self._seen[move] = (not shows(program, trial, seat, guessed),
-                                        shown_types(program, trial, seat, hidden))
-            (gambles if shown else sure).append((total / len(worlds), move, first))
-        guessed, hidden = worlds[0][1], worlds[0][2]
-        # half the budget looks through the sure moves, half samples what follows the gambles
-        share = max(self.least, self.budget // 2 // (len(sure) or 1))
+                trials.append(trial)
+            self._seen[move] = (not shown, shown_types(program, trials[0], seat, worlds[0][2]))
+            (gambles if shown else sure).append((total / len(worlds), move, trials))
+        # half the budget looks through the sure moves (in every world), half samples what
+        # follows the gambles (in the first)
+        share = max(self.least, self.budget // 2 // (len(sure) * len(worlds) or 1))
         best, best_value = [], None
-        for now, move, first in sure:
-            self._left = share
-            v = now + self.value(program, first, seat, guessed, hidden, self._seen[move][1], self.depth - 1) \
-                - margin(program, first, seat)
+        for now, move, trials in sure:
+            later = 0
+            for trial, (w, guessed, hidden) in zip(trials, worlds):
+                self._left = share
+                later += self.value(program, trial, seat, guessed, hidden, self._seen[move][1], self.depth - 1) \
+                    - margin(program, trial, seat)
+            v = now + later / len(worlds)
             if best_value is None or v > best_value:
                 best, best_value = [move], v
             elif v == best_value:
                 best.append(move)
+        guessed, hidden = worlds[0][1], worlds[0][2]
         if gambles:
             chance = sum(g[0] for g in gambles) / len(gambles)
             if self.depth > 1:
                 picked = self.pick(gambles, self.budget // 2 // (self.spread + 1))
                 total = 0
-                for _, move, first in picked:
+                for _, move, trials in picked:
                     self._left = self.spread + 1
-                    total += self.value(program, first, seat, guessed, hidden, self._seen[move][1],
-                                        self.depth - 1) - margin(program, first, seat)
+                    total += self.value(program, trials[0], seat, guessed, hidden, self._seen[move][1],
+                                        self.depth - 1) - margin(program, trials[0], seat)
                 chance += total / len(picked)
             if best_value is None or chance >= best_value:
                 top = max(g[0] for g in gambles)
                 best = [g[1] for g in gambles if g[0] == top]
+        elif len(best) > 1 and st.log is not None and self._no_denial != (st.turn, st.pending.index):
+            tied = best
+            best = self.deny(program, st, worlds[0][0], seat, best)
+            if len(best) == len(tied):      # nothing to deny here: not again at this decision this turn
+                self._no_denial = (st.turn, st.pending.index)
         return best[self.rng.randrange(len(best))]
 
     def value(self, program, st, seat: int, guessed: list, hidden: list, path: frozenset, depth: int):
@@ -257,6 +270,65 @@ class MemoryBot(Bot):
             chance = margin(program, st, seat) + gain
             best = chance if best is None or chance > best else best
         return margin(program, st, seat) if best is None else best
+
+    def deny(self, program, st, world, seat: int, moves: list) -> list:
+        """Among sure moves of equal worth, the ones that leave the next player least to gain
+        from what it knows: each is played on the copy, the seat's own following decisions at
+        random, then the next player's best sure line (from its knowledge as this seat can
+        tell it) is looked through. E.g. a player who must mix some face-down cards mixes the
+        ones the next player remembers."""
+        known = self.others_known(program, st, seat)
+        rollout_gen = random.Random(self.rng.getrandbits(32))
+        order = moves[:1] + moves[-1:] + self.pick(moves[1:-1], len(moves))   # the ends of a range first
+        best, best_value, spent = [], None, 0
+        for move in order[:8]:
+            trial = world.clone()
+            program.apply(trial, move)
+            steps = 0
+            while not trial.over and trial.decider == seat and steps < 200:
+                options = program.legal_moves(trial)
+                program.apply(trial, options[rollout_gen.randrange(len(options))])
+                steps += 1
+            spent += steps + 1
+            if steps > self.far and not best:
+                return moves                # the next player is too far off to tell the moves apart
+            value = margin(program, trial, seat)
+            if not trial.over and trial.decider in known:
+                other = trial.decider
+                hidden = hidden_cards(program, trial, other)
+                guessed = [c for c in hidden if trial.loc[c] not in known[other]]
+                self._seen, self._chance, self._left = {}, {}, self.budget // 2
+                value = -self.value(program, trial, other, guessed, hidden, frozenset(), self.depth)
+                spent += self.budget // 2 - self._left
+            if best_value is None or value > best_value:
+                best, best_value = [move], value
+            elif value == best_value:
+                best.append(move)
+            if spent > self.tie_budget:
+                break
+        return best
+
+    def others_known(self, program, st, seat: int) -> dict:
+        """Per other seat, the zones hidden from it where it knows a position, as far as this
+        seat can tell from the events it saw (a sound lower bound of that seat's memory)."""
+        log = st.log
+        mem = getattr(self, "_others", None)
+        if (mem is None or mem[0] is not program or mem[1] != seat or mem[2] is not log
+                or mem[3] > len(log) or (mem[3] and log[mem[3] - 1] is not mem[4])):
+            mem = [program, seat, log, 0, None,
+                   {s: Observer(program, s) for s in range(program.players) if s != seat}]
+            self._others = mem
+        if mem[3] < len(log):
+            seen = for_seat(program, log[mem[3]:], seat)
+            for obs in mem[5].values():
+                obs.observe_all(seen)
+            mem[3], mem[4] = len(log), log[-1]
+        out = {}
+        for s, obs in mem[5].items():
+            v, bit = obs.view(), 1 << s
+            out[s] = {z for z, slots in enumerate(v.zones)
+                      if not program.zone_vis[z] & bit and any(t is not None for t in slots)}
+        return out
 
     def pick(self, items: list, n: int = 0) -> list:
         """Up to n (default `spread`) items at random, in their order."""

@@ -212,3 +212,24 @@ def test_memory_beats_random_clearly():
         me = names_.index("memory")
         wins += (me in winners) / len(winners)
     assert wins >= 5, wins
+
+
+def known_pairs(prog, st, seat: int) -> int:
+    """Pairs of face-down cards whose both places the seat remembers."""
+    view = view_of(prog, st.log, seat)
+    seen = [t for z, name in enumerate(prog.zone_names) if name.startswith("down[")
+            for t in view.zones[z] if t is not None]
+    return sum(seen.count(t) // 2 for t in set(seen))
+
+
+def test_memory_mixes_the_pairs_the_next_player_knows_with_a_shuffle():
+    prog, st = start(2, grid={1: "glass:2", 2: "metal:1", 3: "glass:2", 4: "metal:1", 5: "truck:shuffle",
+                              6: "paper:3", 7: "organic:2"})
+    turn_over(prog, st, 1, 2)                   # seat 0
+    turn_over(prog, st, 3, 4)                   # seat 1: now everyone knows both pairs
+    turn_over(prog, st, 5)                      # seat 0 turns the Shuffle and must mix
+    assert st.pending.name == "how_many" and known_pairs(prog, st, 1) == 2
+    for seed in range(3):
+        trial = st.clone()
+        play_own_turns(prog, trial, seed)
+        assert trial.decider == 1 and known_pairs(prog, trial, 1) == 0, seed
