@@ -27,6 +27,7 @@ KEYWORDS = {"move", "to", "shuffle", "deal", "from", "starting", "let", "set", "
             "end", "game", "where", "top", "bottom", "of", "if", "then", "else", "and", "or", "not", "in",
             "for", "true", "false"}
 CARDISH = {"cards", "zone", "any"}
+MAX_PLAYERS = 32        # every player count is compiled and checked; seats are bits in visibility masks
 RANGE_KEY = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+))?\s*$")
 
 
@@ -161,6 +162,11 @@ class Checker:
         if isinstance(lo, int) and isinstance(hi, int) and lo > hi:
             self.error(("players", "min"), f"players: min {lo} is more than max {hi}", "players",
                        "min is the fewest players, max the most")
+        if isinstance(hi, int) and hi > MAX_PLAYERS:
+            self.error(("players", "max"), f"players: max {hi} is more than cardrules plays ({MAX_PLAYERS})",
+                       "players", f"a game is checked and compiled for every player count: give at most "
+                       f"{MAX_PLAYERS}")
+            hi = None           # no further complaints about tables missing rows for thousands of players
         self.lo, self.hi = lo, hi
         self.declare_params()
         self.declare_zones()
@@ -211,6 +217,11 @@ class Checker:
             if name in KEYWORDS or name in BUILTIN_NAMES:
                 self.error(self.doc.key_pos(path), f"'{name}' is a reserved word and cannot name a parameter", "name",
                            "pick another name")
+            fraction = _fraction(raw)
+            if fraction is not None:
+                sub, value = fraction
+                self.error(path + sub, f"param '{name}' holds {value!r}, a fraction: the rules work with whole "
+                           "numbers only", "type", "write a whole number, such as 2")
             if isinstance(raw, dict) and "by_players" in raw:
                 table = self.player_table(path + ("by_players",), raw["by_players"])
                 self.params[name] = (table, self.pos(path))
@@ -233,13 +244,14 @@ class Checker:
             if a > b:
                 self.error(self.doc.key_pos(path + (key,)), f"'{key}' is an empty range of player counts",
                            "player-table", f"write the smaller count first: {b}-{a}")
-            twice = [n for n in range(a, b + 1) if n in table]
+            counts = range(a, min(b, MAX_PLAYERS) + 1)     # no game has more players: a huge range stays cheap
+            twice = [n for n in counts if n in table]
             if twice:
                 first = next(k for k in rows if k != key and _covers(k, twice[0]))
                 self.error(self.doc.key_pos(path + (key,)),
                            f"player count {twice[0]} appears twice in this table (also in row '{first}')",
                            "player-table", "give every player count exactly one row")
-            for n in range(a, b + 1):
+            for n in counts:
                 table.setdefault(n, value)
         if isinstance(self.lo, int) and isinstance(self.hi, int):
             missing = [n for n in range(self.lo, self.hi + 1) if n not in table]
@@ -570,6 +582,17 @@ class Checker:
             dest, bottom = node.dest, False
             if isinstance(dest, S.Top) and dest.bottom and dest.count is None:
                 dest, bottom = dest.cards, True       # move ... to bottom of ZONE
+            elif isinstance(dest, S.Top):
+                zone = dest.cards.id if isinstance(dest.cards, S.Name) else "ZONE"
+                if dest.bottom:
+                    self.error(self.at(path, dest), "cards go to the bottom of a zone, not to 'bottom N of' it",
+                               "type", f"write 'to bottom of {zone}': only the bottom of a zone can receive cards; "
+                               f"say how many cards on the left, e.g. move top 2 of ... to bottom of {zone}")
+                else:
+                    self.error(self.at(path, dest), "cards moved to a zone go on its top: write the zone alone, "
+                               "not 'top of' it", "type", f"write 'to {zone}' (or 'to bottom of {zone}' to put "
+                               "them under it)")
+                raise _Unresolved
             return ir.MoveS(pos, cards, self.zone_instance(dest, path, scope), bottom)
         if isinstance(node, S.Shuffle):
             return ir.ShuffleS(pos, self.zone_instance(node.zone, path, scope))
@@ -842,6 +865,10 @@ class Checker:
     def value(self, path, scope: Scope, default=...):
         """The expression at path: a DSL string, or a YAML number, boolean or list."""
         raw = self.get(path, ...)
+        if isinstance(raw, float):
+            self.error(path, f"{raw!r} is a fraction: the rules work with whole numbers only", "type",
+                       "write a whole number, such as 2")
+            return ir.Lit(self.pos(path), "any", None)
         if raw is ... or raw is None:
             if default is ...:
                 self.error(path, f"missing value for '{path[-1]}'", "schema", "write an expression here")
@@ -1301,6 +1328,18 @@ def _covers(key, n: int) -> bool:
 # What == can compare: values of different kinds here are never equal.
 _KIND_OF = {"int": "number", "player": "number", "str": "text", "value": "scalar", "bool": "bool", "list": "list",
             "cards": "cards", "zone": "cards", "card": "card"}
+
+
+def _fraction(value, path=()):
+    """(path, value) of the first float inside a parameter's value, else None."""
+    if isinstance(value, float):
+        return path, value
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        found = _fraction(item, path + (key,))
+        if found is not None:
+            return found
+    return None
 
 
 def _value_type(value) -> str:

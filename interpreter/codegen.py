@@ -10,32 +10,38 @@ The closure compiler (compiler.Program) stays as the reference backend in tests.
 """
 from __future__ import annotations
 
+import builtins
 import dataclasses
 
 from . import engine as E
 from . import ir
-from .compiler import Program, _NO, _PURE, index_of, may_change, subst
+from .compiler import Program, _NO, _PURE, _numeric, index_of, join, may_change, multiply, numbers, subst
 from .errors import RuleRuntimeError
-from .statements import MAX_LOOPS, MAX_TURNS, ask_op
+from .statements import ask_op, endless_loop, too_many_turns
 
 MAX_MERGED_LINES = 400
+# The only built-in names generated code can reach (no __import__, open, eval, getattr, ...).
+_BUILTINS = {name: getattr(builtins, name) for name in (
+    "abs", "all", "any", "bool", "len", "list", "map", "max", "min", "range", "reversed", "sum", "tuple")}
 
 
 class GeneratedProgram(Program):
     """Program whose ops and expressions are generated Python code."""
 
     def build(self) -> None:
-        self.ns: dict = {"E": E, "RuleRuntimeError": RuleRuntimeError, "_h": _Helpers}
+        self.ns: dict = {"E": E, "RuleRuntimeError": RuleRuntimeError, "_h": _Helpers, "__builtins__": _BUILTINS}
         self.const_names: dict = {}
         self.tmp = 0
         self.ops: list = []          # per pc: ("code", lines, falls) or ("fn", closure)
         self.op_pos: list = []
         rules = self.rules
         self.closure_cells()
-        self.trigger_names = {}
-        for d in rules.zones:
-            self.trigger_names[d.name] = self.function_from_block(d.on_empty, f"trigger_{d.name}") \
-                if d.on_empty else "None"
+        # triggers are reached through cells, so that one may take from a zone declared after it
+        cells = {d.name: [None] for d in rules.zones if d.on_empty}
+        self.trigger_names = {d.name: f"{self.k(cells[d.name])}[0]" if d.on_empty else "None" for d in rules.zones}
+        for i, d in enumerate(rules.zones):       # our names in the generated code, never the ruleset's
+            if d.on_empty:
+                cells[d.name][0] = E.once(self.function_from_block(d.on_empty, f"trigger_{i}"))
         self.proc_entry = {}
         self.lay_out()
         self.finish_code()
@@ -72,12 +78,28 @@ class GeneratedProgram(Program):
     def lam(self, e, card: bool = False):
         """A closure f(st, c) for an expression (used by decisions, scoring, bots)."""
         src = self.x(e, {"@card": "c"})
-        return self.define(f"def _f(st, c):\n    Z = st.zones; V = st.vars\n    return {src}\n", "_f")
+        return self.define(f"def _f(st, c):\n    Z = st.zones; V = st.vars\n    return {src}\n", "_f",
+                           {3: e.pos})
 
-    def define(self, text: str, name: str):
+    def define(self, text: str, name: str, where: dict | None = None):
+        """Compile generated text and return the function `name` it defines; `where` maps its line
+        numbers to the rules they come from (for errors while it runs)."""
         ns = dict(self.ns)
-        exec(compile(text, f"<{self.rules.file}>", "exec"), ns)   # text is generated, never ruleset text
+        exec(self.compile_source(text, where or {}), ns)   # text is generated, never ruleset text
         return ns[name]
+
+    def compile_source(self, text: str, where: dict):
+        """Compile generated text under a file name of its own, noting which rule each line runs."""
+        filename = f"<{self.rules.file} compiled #{len(self.line_pos)}>"
+        self.line_pos[filename] = where
+        try:
+            code = compile(text, filename, "exec")
+        except (SyntaxError, RecursionError, MemoryError) as exc:   # Python's own limits on nesting
+            line = getattr(exc, "lineno", None)
+            pos = where.get(line) or next((p for p in where.values() if p is not None), None)
+            raise RuleRuntimeError(pos, "this rule is nested too deeply to compile (functions inside functions, "
+                                   "or brackets inside brackets): split it up with let or smaller functions") from None
+        return code
 
     # ---- expressions ----
     def x(self, e, env: dict) -> str:
@@ -239,9 +261,8 @@ class GeneratedProgram(Program):
         return f"(({self.x(a, env)}) - 1) % {self.players}"
 
     def gf_numbers(self, e, env, *args):
-        if len(args) == 1:
-            return f"list(range(1, ({self.x(args[0], env)}) + 1))"
-        return f"list(range({self.x(args[0], env)}, ({self.x(args[1], env)}) + 1))"
+        lo, hi = ("1", self.x(args[0], env)) if len(args) == 1 else (self.x(args[0], env), self.x(args[1], env))
+        return f"_h.numbers({lo}, {hi}, {self.k(e.pos)}, {self.limits.items})"
 
     def gf_abs(self, e, env, a):
         return f"abs({self.x(a, env)})"
@@ -269,6 +290,10 @@ class GeneratedProgram(Program):
 
     def g_Bin(self, e, env):
         a, b = self.x(e.left, env), self.x(e.right, env)
+        if e.op == "+" and (e.type == "list" or not _numeric(e.left, e.right)):
+            return f"_h.join({a}, {b}, {self.k(e.pos)}, {self.limits.items})"
+        if e.op == "*" and not (isinstance(self.try_const(e.left), int) or isinstance(self.try_const(e.right), int)):
+            return f"_h.multiply({a}, {b}, {self.k(e.pos)})"
         if e.op in "+-*":
             return f"({a} {e.op} {b})"
         pos = self.k(e.pos)
@@ -330,19 +355,24 @@ class GeneratedProgram(Program):
             kind, body, falls = self.ops[i]
             if kind != "code":
                 continue
+            # every line remembers its rule, so that errors name it after ops are merged
+            body = [line if isinstance(line, _Line) else _Line(line, self.op_pos[i]) for line in body]
             lines = body
             if falls and i + 1 < len(self.ops) and merged[i + 1] is not None \
                     and len(body) + len(merged[i + 1]) < MAX_MERGED_LINES:
                 lines = body[:-1] + merged[i + 1]
             merged[i] = lines
-        src = []
+        src, where, n = [], {}, 1
         for i, lines in enumerate(merged):
             if lines is None:
                 continue
             src.append(f"def op_{i}(st):\n    Z = st.zones; V = st.vars; L = st.loc\n"
                        + "".join(f"    {line}\n" for line in lines))
+            for k, line in enumerate(lines):
+                where[n + 2 + k] = line.pos
+            n += 3 + len(lines)         # the def line, the Z = ... line, the body, the blank line between
         ns = dict(self.ns)
-        exec(compile("\n".join(src), f"<{self.rules.file} compiled>", "exec"), ns)
+        exec(self.compile_source("\n".join(src), where), ns)
         self.code = [ns[f"op_{i}"] if merged[i] is not None else self.ops[i][1] for i in range(len(self.ops))]
         self.source = "\n".join(src)
 
@@ -352,7 +382,8 @@ class GeneratedProgram(Program):
     def emit_turn_start(self) -> None:
         self.add_code([
             "st.turn += 1",
-            f"if st.turn > {MAX_TURNS}: _h.too_many_turns(st)",
+            f"if st.turn > {self.limits.turns}: _h.too_many_turns({self.limits.turns}, "
+            f"{self.k(self.rules.end_when.pos)})",
             "st.me = st.current",
             "st.extra = False",
             "if st.log is not None: st.log.append((E.TURN, st.current, st.turn))",
@@ -431,6 +462,7 @@ class GeneratedProgram(Program):
         end = len(self.ops)
         self.ops[head] = ("code", [f"return {head + 1} if {self.x(s.cond, {})} else {end}"], False)
         self.op_pos[head] = s.pos
+        self.loops.append((head, end, s.pos))
 
     def d_StepS(self, s) -> None:
         self.emit_block(s.body)
@@ -461,12 +493,12 @@ class GeneratedProgram(Program):
         self.ops[dispatch] = ("code", [f"return {self.k(tuple(starts))}[V[{dec.option_slot}]]"], False)
 
     # ---- decision-free statements: lists of source lines ----
-    def function_from_block(self, stmts, name: str) -> str:
-        """Compile a block into a standalone function f(st) (triggers); returns its constant name."""
+    def function_from_block(self, stmts, name: str):
+        """Compile a block into a standalone function f(st) (triggers)."""
         lines = self.lines(stmts) or ["pass"]
-        fn = self.define(f"def {name}(st):\n    Z = st.zones; V = st.vars; L = st.loc\n"
-                         + "".join(f"    {line}\n" for line in lines), name)
-        return self.k(fn)
+        where = {3 + k: getattr(line, "pos", None) for k, line in enumerate(lines)}
+        return self.define(f"def {name}(st):\n    Z = st.zones; V = st.vars; L = st.loc\n"
+                           + "".join(f"    {line}\n" for line in lines), name, where)
 
     def lines(self, stmts) -> list:
         out = []
@@ -475,7 +507,9 @@ class GeneratedProgram(Program):
         return out
 
     def stmt(self, s) -> list:
-        return getattr(self, "l_" + type(s).__name__)(s)
+        """Source lines for a statement, each tagged with its rule (nested statements keep theirs)."""
+        return [line if isinstance(line, _Line) else _Line(line, s.pos)
+                for line in getattr(self, "l_" + type(s).__name__)(s)]
 
     def l_LetS(self, s):
         return [f"V[{s.slot}] = {self.x(s.value, {})}"]
@@ -514,7 +548,7 @@ class GeneratedProgram(Program):
     def l_WhileS(self, s):
         n = self.fresh("n")
         return [f"{n} = 0", f"while {self.x(s.cond, {})}:"] + _indent(self.lines(s.body) + [
-            f"{n} += 1", f"if {n} > {MAX_LOOPS}: _h.endless({self.k(s.pos)}, st)"])
+            f"{n} += 1", f"if {n} > {self.limits.loops}: _h.endless({self.limits.loops}, {self.k(s.pos)}, st)"])
 
     def l_ShuffleS(self, s):
         z = self.zone_src(s.zone, {})
@@ -554,8 +588,17 @@ class GeneratedProgram(Program):
                 f"        if st.log is not None: E.log_move(st, _z, {d}, _cs, {vis}, {b})"]
 
 
+class _Line(str):
+    """A line of generated source that knows the rule (position) it comes from."""
+
+    def __new__(cls, text: str, pos):
+        line = super().__new__(cls, text)
+        line.pos = pos
+        return line
+
+
 def _indent(lines: list) -> list:
-    return ["    " + line for line in lines]
+    return [_Line("    " + line, getattr(line, "pos", None)) for line in lines]
 
 
 class _Helpers:
@@ -592,6 +635,9 @@ class _Helpers:
         return xs[i]
 
     index = staticmethod(index_of)
+    numbers = staticmethod(numbers)
+    join = staticmethod(join)
+    multiply = staticmethod(multiply)
 
     @staticmethod
     def div(a, b, pos):
@@ -606,12 +652,12 @@ class _Helpers:
         return a % b
 
     @staticmethod
-    def too_many_turns(st):
-        raise RuleRuntimeError(None, f"the game passed {MAX_TURNS} turns without ending: check the end condition")
+    def too_many_turns(limit, pos):
+        raise RuleRuntimeError(pos, too_many_turns(limit))
 
     @staticmethod
-    def endless(pos, st):
-        raise RuleRuntimeError(pos, f"this loop ran {MAX_LOOPS} times in turn {st.turn}: it never ends")
+    def endless(limit, pos, st):
+        raise RuleRuntimeError(pos, endless_loop(limit, st))
 
 
 

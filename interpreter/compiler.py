@@ -24,11 +24,14 @@ CMP = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le
 class Program(Statements, Runtime):
     """A ruleset compiled for one player count: tables, ops, decisions, scoring."""
 
-    def __init__(self, rules: ir.Ruleset, players: int):
+    def __init__(self, rules: ir.Ruleset, players: int, limits: E.Limits | None = None):
         self.rules, self.players = rules, players
+        self.limits = limits or E.DEFAULT_LIMITS
         self.param_values = {name: _row(value, players) for name, (value, _) in rules.params.items()}
         self.code: list = []
         self.op_pos: list = []
+        self.loops: list = []           # (first pc, end pc, position) of every while loop holding a decision
+        self.line_pos: dict = {}        # generated code: file name -> {line: position of its rule}
         self.decisions: list = []
         self.functions: dict = {}
         self.inline_depth = 0
@@ -47,7 +50,14 @@ class Program(Statements, Runtime):
         everyone = (1 << self.players) - 1
         for decl in self.rules.zones:
             self.zone_base[decl.name] = len(self.zone_names)
-            values = list(self.const(decl.per)) if decl.per is not None else [None]
+            values = list(self.const_list(decl.per, f"the 'per' of zone '{decl.name}'")) \
+                if decl.per is not None else [None]
+            total = len(self.zone_names) + len(values) * (self.players if decl.per_player else 1)
+            if total > self.limits.zones:
+                raise too_large(decl.per.pos if decl.per is not None else decl.pos,
+                                f"the zones would make {total:,} piles ({len(values):,} in family '{decl.name}'"
+                                + (f", for each of {self.players} players" if decl.per_player else "")
+                                + f"), more than {self.limits.zones:,}", "a game needs far fewer piles")
             self.family[decl.name] = {v: i for i, v in enumerate(values)}
             owners = range(self.players) if decl.per_player else [None]
             for owner in owners:
@@ -81,13 +91,19 @@ class Program(Statements, Runtime):
         self.type_names, self.type_attrs, card_type, start = [], [], [], []
         scratch = _Scratch(self)
         for kind in self.rules.cards:
-            for binding in self.bindings(kind.loops):
+            for binding in self.bindings(kind.loops, kind.pos):
                 for var, _, slot in kind.loops:
                     scratch.vars[slot] = binding[var]
-                n = self.expr(kind.count)(scratch, None)
+                n = self.const(kind.count, scratch)
+                if not isinstance(n, int):
+                    raise RuleRuntimeError(kind.count.pos, f"the count of card kind '{kind.name}' must be a whole "
+                                           f"number, not {n!r}")
+                if n > 0 and len(card_type) + n > self.limits.cards:
+                    raise too_large(kind.count.pos, f"the game would have more than {self.limits.cards:,} cards "
+                                    f"(card kind '{kind.name}' adds {n:,})", "a card game needs far fewer cards")
                 attrs = dict(binding)
                 for name, e in kind.attrs:
-                    attrs[name] = self.expr(e)(scratch, None)
+                    attrs[name] = self.const(e, scratch)
                 attrs["kind"] = kind.name
                 attrs["name"] = _format(kind.template, binding)
                 if n <= 0:
@@ -110,15 +126,32 @@ class Program(Statements, Runtime):
         self.attr_tables = {a: [self.type_attrs[t].get(a) for t in card_type] for a in names}
         self.type_tables = {a: [attrs.get(a) for attrs in self.type_attrs] for a in names}
 
-    def bindings(self, loops: list) -> list:
+    def bindings(self, loops: list, pos=None) -> list:
+        """Every combination of a card kind's `for` values (at most as many as cards may be)."""
         out = [{}]
         for var, values, _ in loops:
-            out = [dict(b, **{var: v}) for b in out for v in self.const(values)]
+            vals = self.const_list(values, f"the values of '{var}'")
+            if len(out) * len(vals) > self.limits.cards:
+                raise too_large(values.pos, f"the 'for' lists make more than {self.limits.cards:,} card types",
+                                "a card game needs far fewer cards")
+            out = [dict(b, **{var: v}) for b in out for v in vals]
         return out
 
-    def const(self, e):
-        """Evaluate an expression that needs no game state (parameters, literals)."""
-        return self.expr(e)(_Scratch(self), None)
+    def const(self, e, scratch=None):
+        """Evaluate an expression that needs no game state (parameters, literals; a card kind's
+        `for` variables, bound in scratch)."""
+        try:
+            return self.expr(e)(scratch or _Scratch(self), None)
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError, OverflowError) as exc:
+            raise RuleRuntimeError(e.pos, f"this value cannot be worked out before the game starts "
+                                   f"({type(exc).__name__}: {exc})") from None
+
+    def const_list(self, e, what: str) -> list:
+        """A constant that must be a list (a family's `per`, a card kind's `for` values)."""
+        value = self.const(e)
+        if not isinstance(value, list):
+            raise RuleRuntimeError(e.pos, f"{what} must be a list, not {value!r}")
+        return value
 
     # ---- expressions ----
     def expr(self, e):
@@ -352,11 +385,11 @@ class Program(Statements, Runtime):
         return lambda st, c: (f(st, c) - 1) % n
 
     def f_numbers(self, e, *args):
-        fs = [self.expr(a) for a in args]
+        fs, pos, limit = [self.expr(a) for a in args], e.pos, self.limits.items
         if len(fs) == 1:
-            return lambda st, c: list(range(1, fs[0](st, c) + 1))
+            return lambda st, c: numbers(1, fs[0](st, c), pos, limit)
         lo, hi = fs
-        return lambda st, c: list(range(lo(st, c), hi(st, c) + 1))
+        return lambda st, c: numbers(lo(st, c), hi(st, c), pos, limit)
 
     def f_abs(self, e, a):
         f = self.expr(a)
@@ -433,12 +466,17 @@ class Program(Statements, Runtime):
     def x_Bin(self, e):
         l, r, pos = self.expr(e.left), self.expr(e.right), e.pos
         rc = self.try_const(e.right)
+        if e.op == "+" and (e.type == "list" or not _numeric(e.left, e.right)):
+            limit = self.limits.items
+            return lambda st, c: join(l(st, c), r(st, c), pos, limit)
         if e.op == "+":
             return (lambda st, c: l(st, c) + rc) if rc is not _NO else (lambda st, c: l(st, c) + r(st, c))
         if e.op == "-":
             return (lambda st, c: l(st, c) - rc) if rc is not _NO else (lambda st, c: l(st, c) - r(st, c))
         if e.op == "*":
-            return lambda st, c: l(st, c) * r(st, c)
+            if rc is not _NO and isinstance(rc, int) or isinstance(self.try_const(e.left), int):
+                return lambda st, c: l(st, c) * r(st, c)    # a constant factor: the number grows slowly
+            return lambda st, c: multiply(l(st, c), r(st, c), pos)
 
         def div(st, c):
             b = r(st, c)
@@ -718,6 +756,48 @@ def _row(value, players: int):
 
 def _format(template: str, binding: dict) -> str:
     return re.sub(r"\{([^}]*)\}", lambda m: str(binding.get(m.group(1), m.group(0))), template)
+
+
+def too_large(pos, message: str, hint: str) -> RulesetError:
+    """A ruleset that would build more than the limits allow (cards, piles), as a positioned error."""
+    return RulesetError([Diagnostic(pos, message, "too-large", hint)])
+
+
+def numbers(lo, hi, pos, limit: int) -> list:
+    """numbers(lo, hi): lo..hi, both included, at most `limit` of them."""
+    if hi - lo + 1 > limit:
+        raise RuleRuntimeError(pos, f"the numbers from {lo:,} to {hi:,} would be {hi - lo + 1:,} values, but a "
+                               f"list holds at most {limit:,}")
+    return list(range(lo, hi + 1))
+
+
+def join(a, b, pos, limit: int):
+    """a + b where either may be a list (or a text): at most `limit` values long (a list doubled in a
+    loop would fill the memory)."""
+    if type(a) is int and type(b) is int:
+        return a + b
+    if isinstance(a, (list, str)) and isinstance(b, (list, str)) and len(a) + len(b) > limit:
+        raise RuleRuntimeError(pos, f"joining these lists would make {len(a) + len(b):,} values, but a list "
+                               f"holds at most {limit:,}")
+    return a + b
+
+
+def _numeric(*exprs) -> bool:
+    """Whether one of the operands of a '+' is known to be a number (so it cannot join lists)."""
+    return any(x.type in ("int", "player") for x in exprs)
+
+
+MAX_INT_BITS = 4096      # a number squared again and again would grow without bound
+
+
+def multiply(a, b, pos):
+    """a * b for two numbers (never a list or a text repeated), bounded in size."""
+    if not (type(a) is int and type(b) is int):
+        if not (isinstance(a, int) and isinstance(b, int)):
+            raise RuleRuntimeError(pos, f"'*' multiplies numbers, not {a!r} and {b!r}")
+    if a.bit_length() + b.bit_length() > MAX_INT_BITS:
+        raise RuleRuntimeError(pos, f"this product is too large (more than {MAX_INT_BITS} binary digits)")
+    return a * b
 
 
 def index_of(seq, x, pos):

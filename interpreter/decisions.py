@@ -10,25 +10,35 @@ from __future__ import annotations
 from .errors import Pos, RuleRuntimeError
 
 
-def multisets(groups: list, lo: int, hi: int) -> list:
-    """Every choice of counts from [(type, available), ...] whose total lies in [lo, hi]."""
+class TooMany(Exception):
+    """A choice has more legal moves than its limit allows."""
+
+
+def multisets(groups: list, lo: int, hi: int, cap: int | None = None) -> list:
+    """Every choice of counts from [(type, available), ...] whose total lies in [lo, hi].
+
+    Depth first, fewer of the earlier types first; walked without recursion (a zone may hold
+    thousands of types), skipping branches that cannot reach lo. With a cap, raises TooMany as soon
+    as there are more choices than that, so an astronomic choice is never listed."""
     out: list = []
-    acc: list = []
     last = len(groups)
-
-    def rec(i: int, total: int) -> None:
-        if i == last:
+    reach = [0] * (last + 1)            # reach[i]: the most cards groups i.. can add
+    for i in range(last - 1, -1, -1):
+        reach[i] = reach[i + 1] + min(groups[i][1], max(hi, 0))
+    stack = [(0, 0, ())]
+    while stack:
+        i, total, acc = stack.pop()
+        if i == last or total == hi:    # nothing more can be added: one choice, if big enough
             if total >= lo:
-                out.append(tuple(acc))
-            return
+                out.append(acc)
+                if cap is not None and len(out) > cap:
+                    raise TooMany
+            continue
         t, avail = groups[i]
-        rec(i + 1, total)
-        for k in range(1, min(avail, hi - total) + 1):
-            acc.append((t, k))
-            rec(i + 1, total + k)
-            acc.pop()
-
-    rec(0, 0)
+        after = reach[i + 1]
+        for k in range(max(min(avail, hi - total), 0), -1, -1):     # pushed last = taken first: k = 0
+            if total + k + after >= lo:
+                stack.append((i + 1, total + k, acc + ((t, k),) if k else acc))
     return out
 
 
@@ -41,6 +51,8 @@ class CardSpec:
         self.cache: dict = {}   # (type counts, lo, hi) -> moves; the moves depend on nothing else
         self.zone_vis = self.zone_names = self.pos = None     # set by the compiler: the visibility guard
         self.one_zone = False
+        self.decision = None            # set by the compiler: the Decision this spec belongs to
+        self.max_moves = 10_000         # ... and the limit on its legal moves (Limits.moves)
 
     def candidates(self, st) -> list:
         cands = self.cards(st, None)
@@ -67,21 +79,36 @@ class CardSpec:
             counts: dict = {}
             for t in key[0]:
                 counts[t] = counts.get(t, 0) + 1
-            found = self.cache[key] = self.enumerate(tuple(counts.items()), lo, hi)
+            try:
+                found = self.enumerate(tuple(counts.items()), lo, hi, self.max_moves)
+            except TooMany:
+                raise self.too_many(st, len(cands), lo, hi) from None
+            if len(self.cache) >= 4096:     # bounded memory over many games
+                self.cache.clear()
+            self.cache[key] = found
         return found
 
-    def enumerate(self, counts: tuple, lo: int, hi: int) -> list:
+    def enumerate(self, counts: tuple, lo: int, hi: int, cap: int | None = None) -> list:
         if lo > hi:
             return []
         if self.same is None:
-            return multisets(list(counts), lo, hi)
+            return multisets(list(counts), lo, hi, cap)
         groups: dict = {}
         for t, n in counts:
             groups.setdefault(self.same[t], []).append((t, n))
         out = [()] if lo == 0 else []
         for group in groups.values():
-            out.extend(multisets(group, max(lo, 1), hi))
+            out.extend(multisets(group, max(lo, 1), hi, None if cap is None else cap - len(out)))
         return out
+
+    def too_many(self, st, n: int, lo: int, hi: int) -> RuleRuntimeError:
+        """The error for a choice with more legal moves than the limit: it names the choice and the turn."""
+        dec = self.decision
+        name, pos = (dec.name, dec.pos) if dec is not None else ("?", self.pos)
+        among = f"{lo} to {hi}" if lo != hi else f"{lo}"
+        return RuleRuntimeError(pos, f"decision '{name}' would have more than {self.max_moves:,} legal moves for "
+                                f"seat {st.decider} in turn {st.turn} (choosing {among} of {n} cards): split it "
+                                "into smaller choices, one card at a time (limit: --max-moves)")
 
     def bind(self, st, payload) -> list:
         """The concrete cards for a payload: the topmost candidates of each type."""
@@ -111,6 +138,7 @@ class Decision:
         self.where = None
         self.options: list = []         # [(name, slot, CardSpec or None)]
         self.by = None
+        self.max_moves = 10_000         # Limits.moves, set by the compiler
 
     def moves(self, st) -> list:
         """Every legal move at this decision, in a fixed order."""
@@ -118,6 +146,10 @@ class Decision:
             return self.cards.payloads(st)
         if self.kind == "value":
             vals = list(dict.fromkeys(self.values(st, None)))   # a repeated value is one move
+            if len(vals) > self.max_moves:
+                raise RuleRuntimeError(self.pos, f"decision '{self.name}' would have {len(vals):,} legal moves for "
+                                       f"seat {st.decider} in turn {st.turn}, more than {self.max_moves:,}: "
+                                       "choose from a shorter list (limit: --max-moves)")
             if self.where is None:
                 return [(v,) for v in vals]
             out, slot, vars_ = [], self.slot, st.vars

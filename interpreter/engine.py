@@ -5,10 +5,35 @@ are closures `op(state) -> next pc` (a negative pc pauses at a decision or the e
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, fields
+
 from . import rng
 from .errors import RecordError, RuleRuntimeError
 
-MAX_OPS_PER_RUN = 2_000_000   # guard: a ruleset that loops without asking anyone
+
+@dataclass(frozen=True)
+class Limits:
+    """The run-time guards: a ruleset that would pass one stops with an error naming the rule and
+    the turn, instead of hanging or exhausting memory. Set per program (Game.program, the CLI's
+    --max-* options); the defaults are far above what any shipped game needs."""
+
+    steps: int = 2_000_000      # rule steps run between two decisions (a loop that never asks anyone)
+    loops: int = 100_000        # rounds of one `while` in a row with no decision in them
+    turns: int = 100_000        # turns in one game (an end condition that never comes true)
+    moves: int = 10_000         # legal moves of one decision (a choice too big to list: split it up)
+    items: int = 1_000_000      # values in one list a rule builds (numbers(n), joined lists)
+    cards: int = 100_000        # cards in the game (count: of all card kinds)
+    zones: int = 100_000        # zone instances (families and per-player zones expanded)
+
+    def __post_init__(self):
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise ValueError(f"limit {f.name} must be a whole number of at least 1, not {value!r}")
+
+
+DEFAULT_LIMITS = Limits()
+MAX_OPS_PER_RUN = DEFAULT_LIMITS.steps   # guard: a ruleset that loops without asking anyone
 
 # Event kinds. Events are tuples, kind first (see events.py for who sees what):
 #   (MOVE, from zone, to zone, card ids, mask of seats that see the faces)
@@ -43,26 +68,79 @@ class State:
             getattr(self, k) == getattr(other, k) for k in self.__slots__ if k not in ("log", "chance", "script"))
 
 
-def run(st: State, code: list, op_pos: list = ()) -> None:
-    """Run ops from st.pc until a decision or the end of the game."""
+# What a rule that uses a value where it does not fit raises in Python (an index not in a family,
+# a number added to a list, ...): turned into a RuleRuntimeError naming the rule.
+RULE_FAILURES = (KeyError, IndexError, TypeError, ValueError, ZeroDivisionError, AttributeError, OverflowError,
+                 RecursionError, MemoryError)
+
+
+def run(st: State, code: list, where=None, max_steps: int = MAX_OPS_PER_RUN, loops=()) -> None:
+    """Run ops from st.pc until a decision or the end of the game, at most max_steps of them.
+
+    `where(exc, pc)` names the rule an error came from; `loops`, [(first pc, end pc, position)] of
+    the while loops, names the loop that never asks anyone."""
     pc = st.pc
     n = 0
     try:
         while pc >= 0:
             pc = code[pc](st)
             n += 1
-            if n > MAX_OPS_PER_RUN:
-                raise RuleRuntimeError(None, f"the rules ran {MAX_OPS_PER_RUN} steps in turn {st.turn} without "
-                                       "asking anyone for a decision: a loop never ends")
+            if n > max_steps:
+                inner = [(end - start, pos) for start, end, pos in loops if start <= pc < end]
+                pos = min(inner, key=lambda x: x[0])[1] if inner else None
+                raise RuleRuntimeError(pos, f"the rules ran {max_steps:,} steps in turn {st.turn} without "
+                                       f"asking anyone for a decision: {'this' if pos else 'a'} loop never ends "
+                                       "(limit: --max-steps)")
     except RuleRuntimeError as exc:
-        if exc.pos is None and pc < len(op_pos) and op_pos[pc] is not None:
-            raise RuleRuntimeError(op_pos[pc], str(exc)) from None
+        if exc.pos is None and where is not None:
+            pos = where(exc, pc)
+            if pos is not None:
+                raise RuleRuntimeError(pos, str(exc)) from None
         raise
-    except (KeyError, IndexError, TypeError, ValueError, ZeroDivisionError) as exc:
-        pos = op_pos[pc] if pc < len(op_pos) else None
-        raise RuleRuntimeError(pos, f"the rules failed in turn {st.turn} ({type(exc).__name__}: {exc}); "
-                               "a value was used where it does not fit, e.g. an index that is not in a "
-                               "zone family") from None
+    except RULE_FAILURES as exc:
+        raise failure(exc, st, where(exc, pc) if where is not None else None) from None
+
+
+def failure(exc: BaseException, st: State, pos) -> RuleRuntimeError:
+    """A Python error inside a rule as the error a designer reads: the rule, the turn, what went wrong."""
+    if isinstance(exc, RecursionError):
+        what = "the rules called themselves too deeply"
+    elif isinstance(exc, MemoryError):
+        what = "the rules ran out of memory"
+    elif "NoneType" in str(exc) or "None" in str(exc).split("'"):
+        what = (f"a name was used before it was given a value, or the first card of an empty zone ({exc}): "
+                "give it a value with let before this rule, or test count(...) > 0 first")
+    else:
+        what = (f"a value was used where it does not fit ({type(exc).__name__}: {exc}), e.g. an index that is "
+                "not in a zone family, or a number where a list belongs")
+    return RuleRuntimeError(pos, f"the rules failed in turn {st.turn}: {what}")
+
+
+def rule_at(op_pos, pc: int):
+    """The position of the rule op pc runs: its own, else the nearest rule before it."""
+    if not 0 <= pc < len(op_pos):
+        return None
+    for k in range(pc, -1, -1):
+        if op_pos[k] is not None:
+            return op_pos[k]
+    return None
+
+
+def once(trigger):
+    """An on_empty trigger that does not run again while it runs: a trigger that empties its own
+    zone, or two that refill each other's, would otherwise call themselves without end."""
+    running = False
+
+    def run_trigger(st):
+        nonlocal running
+        if running:
+            return
+        running = True
+        try:
+            trigger(st)
+        finally:
+            running = False
+    return run_trigger
 
 
 def log_move(st: State, src: int, dst: int, cards, vis: list, bottom: bool = False) -> None:

@@ -6,6 +6,7 @@ import hashlib
 from . import checker, loader, schema
 from .codegen import GeneratedProgram
 from .compiler import Program
+from .engine import DEFAULT_LIMITS, Limits
 
 BACKENDS = {"generated": GeneratedProgram, "closures": Program}
 from .errors import Diagnostic, Pos, RuleRuntimeError, RulesetError, UsageError
@@ -14,8 +15,9 @@ from .errors import Diagnostic, Pos, RuleRuntimeError, RulesetError, UsageError
 class Game:
     """A checked ruleset; `program(n)` compiles it (once) for n players."""
 
-    def __init__(self, rules, path: str, sha256: str, overrides: dict):
+    def __init__(self, rules, path: str, sha256: str, overrides: dict, limits: Limits | None = None):
         self.rules, self.path, self.sha256, self.overrides = rules, path, sha256, overrides
+        self.limits = limits or DEFAULT_LIMITS      # the run-time guards of every program compiled here
         self._programs: dict = {}
 
     @property
@@ -32,12 +34,13 @@ class Game:
         self.check_players(players)
         key = (players, backend)
         if key not in self._programs:
-            self._programs[key] = BACKENDS[backend](self.rules, players)
+            self._programs[key] = BACKENDS[backend](self.rules, players, self.limits)
         return self._programs[key]
 
 
-def load_game(path: str, overrides: dict | None = None) -> Game:
-    """Load, schema-check, parse and check a ruleset; raise RulesetError with every problem."""
+def load_game(path: str, overrides: dict | None = None, limits: Limits | None = None) -> Game:
+    """Load, schema-check, parse and check a ruleset; raise RulesetError with every problem.
+    `limits` are the run-time guards of its programs (engine.Limits; the defaults when None)."""
     doc = loader.load(path)
     problems = schema.validate(doc)
     if problems:
@@ -47,7 +50,7 @@ def load_game(path: str, overrides: dict | None = None) -> Game:
     for source in doc.sources:
         with open(source, "rb") as fh:
             digest.update(fh.read())
-    return Game(rules, path, digest.hexdigest(), dict(overrides or {}))
+    return Game(rules, path, digest.hexdigest(), dict(overrides or {}), limits)
 
 
 def validate_file(path: str, overrides: dict | None = None) -> list:

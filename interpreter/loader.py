@@ -12,8 +12,10 @@ from .errors import Collector, Diagnostic, Pos, RulesetError
 
 Path = tuple  # a document path: keys and list indexes from the root
 
-MAX_DEPTH = 60          # deeper nesting than any ruleset needs; stops hostile files early
-MAX_NODES = 200_000
+MAX_DEPTH = 60              # deeper nesting than any ruleset needs; stops hostile files early
+MAX_NODES = 50_000          # values in a file once its aliases are expanded (a ruleset has a few thousand)
+MAX_FILE_BYTES = 500_000    # a ruleset is a few tens of kilobytes (and YAML is read at some 100 kB a second)
+PLAIN_TAGS = {"tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"}
 
 
 @dataclass
@@ -125,8 +127,28 @@ class Document:
         return Pos(base.file, base.line + line, col + 1)
 
 
+class _TooDeep(Exception):
+    """The YAML scanner went deeper than MAX_DEPTH levels of lists and mappings."""
+
+    def __init__(self, mark):
+        super().__init__("too deep")
+        self.mark = mark
+
+
 class _Loader(yaml.SafeLoader):
-    """SafeLoader: no Python object tags can be constructed."""
+    """SafeLoader: no Python object tags can be constructed; nesting is bounded while scanning
+    (the composer recurses once per level, and very deep flow nesting scans in quadratic time)."""
+
+    def fetch_flow_collection_start(self, TokenClass):
+        if self.flow_level + len(self.indents) >= MAX_DEPTH:
+            raise _TooDeep(self.get_mark())
+        super().fetch_flow_collection_start(TokenClass)
+
+    def add_indent(self, column):
+        added = super().add_indent(column)
+        if added and self.flow_level + len(self.indents) > MAX_DEPTH:
+            raise _TooDeep(self.get_mark())
+        return added
 
 
 def _yaml_error(file: str, exc: yaml.YAMLError, text: str = "") -> Diagnostic:
@@ -225,6 +247,10 @@ class _Builder:
         if depth > MAX_DEPTH or self.count > MAX_NODES:
             raise RulesetError([Diagnostic(self.pos(node), "the file is nested too deeply or is too large",
                                            "too-large", "a ruleset needs far less")])
+        if not isinstance(node, yaml.ScalarNode) and node.tag not in PLAIN_TAGS:
+            tag = node.tag.replace("tag:yaml.org,2002:", "!!")
+            self.errors.error(self.pos(node), f"the YAML tag '{tag}' is not allowed in a ruleset", "yaml-tag",
+                              "remove the tag: a ruleset holds plain numbers, words, lists and mappings")
         if isinstance(node, yaml.MappingNode):
             return self.mapping(node, path, depth)
         indent = 0
@@ -290,10 +316,15 @@ class _Builder:
         return out
 
 
+_CONSTRUCTOR = _Loader("")
+
+
 def _construct_scalar_value(node):
-    """Resolve a scalar node to int/float/bool/None/str with the safe loader's rules."""
-    loader = _Loader("")
-    return loader.construct_object(node)
+    """Resolve a scalar node to int/float/bool/None/str with the safe loader's rules (no Python objects:
+    an unknown tag such as !!python/object raises a YAMLError)."""
+    _CONSTRUCTOR.constructed_objects.clear()
+    _CONSTRUCTOR.recursive_objects.clear()
+    return _CONSTRUCTOR.construct_object(node)
 
 
 _Loader.construct_scalar_value = staticmethod(_construct_scalar_value)
@@ -301,6 +332,11 @@ _Loader.construct_scalar_value = staticmethod(_construct_scalar_value)
 
 def _read(file: str) -> str:
     try:
+        size = os.path.getsize(file)
+        if size > MAX_FILE_BYTES:
+            raise RulesetError([Diagnostic(Pos(file, 1, 1), f"the file is too large for a ruleset ({size:,} bytes, "
+                                           f"at most {MAX_FILE_BYTES:,})", "too-large",
+                                           "a ruleset needs far less; is this the right file?")])
         with open(file, encoding="utf-8") as fh:
             return fh.read()
     except OSError as exc:
@@ -320,12 +356,60 @@ def _load_one(file: str) -> Document:
         node = yaml.compose(text, Loader=_Loader)
     except yaml.YAMLError as exc:
         raise RulesetError([_yaml_error(file, exc, text)]) from None
+    except _TooDeep as exc:
+        raise RulesetError([_too_deep(file, exc.mark)]) from None
+    except RecursionError:      # not reached (the scanner bounds the nesting); the composer recurses
+        raise RulesetError([_too_deep(file, None)]) from None
     if node is None:
         raise RulesetError([Diagnostic(Pos(file, 1, 1), "the file is empty", "empty",
                                        "a ruleset needs at least name, players, zones and turn")])
+    _check_size(file, node)
     doc.data = _Builder(file, doc, errors).build(node, ())
     errors.raise_if_any()
     return doc
+
+
+def _mark_pos(file: str, mark) -> Pos:
+    return Pos(file, mark.line + 1, mark.column + 1)
+
+
+def _too_deep(file: str, mark) -> Diagnostic:
+    pos = _mark_pos(file, mark) if mark is not None else Pos(file, 1, 1)
+    return Diagnostic(pos, f"lists and mappings are nested too deeply here (more than {MAX_DEPTH} levels)",
+                      "too-large", "a ruleset needs far less nesting")
+
+
+def _check_size(file: str, root) -> None:
+    """Refuse a node graph nested too deeply, too large once its aliases (*name) are expanded (a
+    "billion laughs" file), or with an alias inside itself; walked without recursion, each node once."""
+    size: dict = {}         # id(node) -> its size with aliases expanded
+    open_: set = set()      # the nodes on the path from the root (an alias to one of them is a cycle)
+    todo = [(root, 0, False)]
+    while todo:
+        node, depth, done = todo.pop()
+        key = id(node)
+        kids = [] if isinstance(node, yaml.ScalarNode) else \
+            [n for pair in node.value for n in pair] if isinstance(node, yaml.MappingNode) else node.value
+        if done:
+            open_.discard(key)
+            size[key] = 1 + sum(size[id(k)] for k in kids)
+            if size[key] > MAX_NODES:
+                raise RulesetError([Diagnostic(
+                    _mark_pos(file, node.start_mark), f"the file is too large: this part holds more than "
+                    f"{MAX_NODES:,} values once its aliases (*name) are expanded", "too-large",
+                    "a ruleset needs far less; write the values out, or use fewer aliases")])
+            continue
+        if key in size:
+            continue
+        if key in open_:
+            raise RulesetError([Diagnostic(_mark_pos(file, node.start_mark), "an alias (*name) inside the very "
+                                           "value it names: it would never end", "too-large",
+                                           "an alias may only repeat a value defined before it, outside it")])
+        if depth > MAX_DEPTH:
+            raise RulesetError([_too_deep(file, node.start_mark)])
+        open_.add(key)
+        todo.append((node, depth, True))
+        todo.extend((k, depth + 1, False) for k in kids if id(k) not in size)
 
 
 def _merge(base: Document, top: Document, into: Document, path: Path = ()) -> Any:
@@ -364,17 +448,26 @@ def _get(data, path: Path):
     return data
 
 
-def load(file: str, _seen: tuple = ()) -> Document:
-    """Load a ruleset file, following `extends:` to its base (relative to the file)."""
+def load(file: str, _seen: tuple = (), _root: str | None = None) -> Document:
+    """Load a ruleset file, following `extends:` to its base (relative to the file).
+
+    A base must lie beside the file the user named or in a folder below it (`_root`): a ruleset
+    cannot make cardrules read any other file."""
+    root = _root or os.path.realpath(os.path.dirname(os.path.abspath(file)))
     doc = _load_one(file)
     base_name = doc.data.get("extends") if isinstance(doc.data, dict) else None
     if base_name is None:
         return doc
     pos = doc.pos(("extends",))
-    if not isinstance(base_name, str):
+    if not isinstance(base_name, str) or not base_name.strip():
         raise RulesetError([Diagnostic(pos, "extends must name a ruleset file", "bad-extends",
                                        "e.g. extends: base.yaml, relative to this file")])
-    base_file = os.path.normpath(os.path.join(os.path.dirname(file), base_name))
+    base_file = os.path.normpath(os.path.join(os.path.dirname(file), base_name.replace("\0", "")))
+    real = os.path.realpath(base_file)
+    if "\0" in base_name or os.path.isabs(base_name) or os.path.commonpath([root, real]) != root:
+        raise RulesetError([Diagnostic(pos, f"extends '{base_name}' points outside the ruleset's folder",
+                                       "bad-extends", "a base ruleset must lie beside the ruleset you named, "
+                                       "or in a folder below it; name it relative to this file")])
     if os.path.abspath(base_file) in _seen + (os.path.abspath(file),):
         raise RulesetError([Diagnostic(pos, f"extends '{base_name}' leads back to this file", "bad-extends",
                                        "a variant extends a base; the base must not extend the variant")])
@@ -388,7 +481,7 @@ def load(file: str, _seen: tuple = ()) -> Document:
             "name the base ruleset relative to this file"
         raise RulesetError([Diagnostic(pos, f"extends '{base_name}': no such file beside {os.path.basename(file)}",
                                        "bad-extends", hint)])
-    base = load(base_file, _seen + (os.path.abspath(file),))
+    base = load(base_file, _seen + (os.path.abspath(file),), root)
     if not isinstance(base.data, dict):
         raise RulesetError([Diagnostic(pos, f"extends '{base_name}': that file is not a ruleset (a mapping of keys)",
                                        "bad-extends", "name the base ruleset file, such as base.yaml")])

@@ -12,6 +12,7 @@ from . import syntax as S
 
 GRAMMAR = os.path.join(os.path.dirname(__file__), "grammar.lark")
 MAX_NESTING = 100   # deeper than any rule needs; deeper still would overflow the stages after parsing
+MAX_RULE_CHARS = 10_000     # the longest shipped rule has a few hundred; parsing time grows with length
 START = {"expr": "start_expr", "stmt": "start_stmt", "for": "start_for", "sig": "start_sig"}
 
 
@@ -447,9 +448,27 @@ class _Syntax:
         return f"it is written {_FORMS[opener]}" if opener else f"add {_word(term)} here"
 
 
-@functools.lru_cache(maxsize=4096)
 def parse(text: str, kind: str = "expr"):
-    """Parse one DSL string: kind is expr, stmt, for (`x in list`) or sig (`f(a, b)`)."""
+    """Parse one DSL string: kind is expr, stmt, for (`x in list`) or sig (`f(a, b)`).
+    Results and errors are both remembered (the checker reads every rule in several passes)."""
+    found = _parse_cached(text, kind)
+    if isinstance(found, DSLSyntaxError):
+        raise DSLSyntaxError(found.line, found.col, found.message, found.hint)
+    return found
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse_cached(text: str, kind: str):
+    try:
+        return _parse(text, kind)
+    except DSLSyntaxError as exc:
+        return exc
+
+
+def _parse(text: str, kind: str):
+    if len(text) > MAX_RULE_CHARS:
+        raise DSLSyntaxError(0, 0, f"this {_KIND[kind]} is {len(text):,} characters long, more than a rule may be "
+                             f"({MAX_RULE_CHARS:,})", "split it up with let, or into functions")
     try:
         tree = _lark().parse(text, start=START[kind])
     except UnexpectedInput as exc:

@@ -24,7 +24,7 @@ class Runtime:
         st.log = events[:] if log else None
         st.chance = [] if record else None
         st.script = None if script is None else list(script)
-        E.run(st, self.code, self.op_pos)
+        E.run(st, self.code, self.where, self.limits.steps, self.loops)
         return st
 
     def initial(self) -> tuple:
@@ -46,13 +46,22 @@ class Runtime:
             except TypeError:
                 raise RuleRuntimeError(self.rules.first.pos, "turn.first cannot use a game variable: "
                                        "variables get their initial values after the first player is known")
+            except E.RULE_FAILURES as exc:
+                raise E.failure(exc, st, self.rules.first.pos) from None
             for decl in self.rules.vars:
                 init, base = self.expr(decl.initial), self.var_base[decl.name]
                 for k in range(self.players if decl.per_player else 1):
                     st.me = k
-                    st.vars[base + k] = init(st, None)
+                    try:
+                        st.vars[base + k] = init(st, None)
+                    except E.RULE_FAILURES as exc:
+                        raise E.failure(exc, st, decl.initial.pos) from None
             st.me = st.current
-            self.block_fn(self.rules.setup[:self.prefix])(st)
+            try:
+                self.block_fn(self.rules.setup[:self.prefix])(st)
+            except E.RULE_FAILURES as exc:
+                first = self.rules.setup[0].pos if self.rules.setup else None
+                raise E.failure(exc, st, self.where(exc) or first) from None
             self._initial = (st.zones, st.loc, st.vars, st.log)
         return self._initial
 
@@ -60,7 +69,23 @@ class Runtime:
         """Every legal move of the deciding player, deduplicated by card type."""
         if st.over or st.pending is None:
             return []
-        return st.pending.moves(st)
+        try:
+            return st.pending.moves(st)
+        except E.RULE_FAILURES as exc:
+            raise E.failure(exc, st, self.where(exc) or st.pending.pos) from None
+
+    def where(self, exc: BaseException, pc: int | None = None):
+        """The rule an error came from: the innermost generated line on its traceback that belongs
+        to a rule, else the rule of op pc."""
+        found, tb = None, exc.__traceback__
+        while tb is not None:
+            lines = self.line_pos.get(tb.tb_frame.f_code.co_filename)
+            if lines is not None and lines.get(tb.tb_lineno) is not None:
+                found = lines[tb.tb_lineno]
+            tb = tb.tb_next
+        if found is None and pc is not None:
+            found = E.rule_at(self.op_pos, pc)
+        return found
 
     def apply(self, st: E.State, move) -> None:
         """Apply a move known to be legal (bots, replays of own moves): no check."""
@@ -70,13 +95,15 @@ class Runtime:
         dec.bind(st, move)
         st.pending = None
         st.moves += 1
-        E.run(st, self.code, self.op_pos)
+        E.run(st, self.code, self.where, self.limits.steps, self.loops)
 
     def play(self, st: E.State, move) -> None:
         """Apply a move after checking it; an illegal move changes nothing."""
         if st.over:
             raise IllegalMove("the game is over")
         legal = self.legal_moves(st)
+        if not legal:
+            raise self.stuck(st)
         if move not in legal:
             try:
                 shown = self.move_text(st, move)
@@ -86,6 +113,12 @@ class Runtime:
                               + "; ".join(self.move_text(st, m) for m in legal[:8])
                               + (" …" if len(legal) > 8 else ""))
         self.apply(st, move)
+
+    def stuck(self, st: E.State) -> RuleRuntimeError:
+        """The error for a decision without a legal move: the game cannot go on."""
+        dec = st.pending
+        return RuleRuntimeError(dec.pos, f"decision '{dec.name}' has no legal option for seat {st.decider} in "
+                                f"turn {st.turn}: guard it with an if, or give it a way out")
 
     def move_text(self, st: E.State, move) -> str:
         return st.pending.text(move) if st.pending is not None else str(move)
@@ -99,6 +132,8 @@ class Runtime:
                 return m
         if st.over:
             raise IllegalMove("the game is over")
+        if not legal:
+            raise self.stuck(st)
         shown = "; ".join(st.pending.text(m) for m in legal[:6]) + (" …" if len(legal) > 6 else "")
         raise IllegalMove(f"'{text}' is not a legal move for seat {st.decider} now; legal: {shown}")
 
@@ -109,6 +144,8 @@ class Runtime:
         st.me = seat
         try:
             return self.score_fn(st, None)
+        except E.RULE_FAILURES as exc:
+            raise E.failure(exc, st, self.where(exc) or self.rules.score.pos) from None
         finally:
             st.me = keep
 
@@ -120,6 +157,8 @@ class Runtime:
         st.me = seat
         try:
             return self.eval_fn(st, None)
+        except E.RULE_FAILURES as exc:
+            raise E.failure(exc, st, self.where(exc) or self.rules.bot_eval.pos) from None
         finally:
             st.me = keep
 
@@ -128,6 +167,8 @@ class Runtime:
         st.me = seat
         try:
             return (self.score_fn(st, None),) + tuple(sign * f(st, None) for sign, f in self.tiebreak_fns)
+        except E.RULE_FAILURES as exc:
+            raise E.failure(exc, st, self.where(exc) or self.rules.score.pos) from None
         finally:
             st.me = keep
 

@@ -10,8 +10,8 @@ from . import ir
 from .decisions import CardSpec, Decision
 from .errors import RuleRuntimeError
 
-MAX_TURNS = 100_000
-MAX_LOOPS = 100_000
+MAX_TURNS = E.DEFAULT_LIMITS.turns     # the defaults; a program reads its own from self.limits
+MAX_LOOPS = E.DEFAULT_LIMITS.loops
 
 
 class Statements:
@@ -48,7 +48,7 @@ class Statements:
         self.proc_cells[name][0] = len(self.code)
 
     def emit_return(self) -> None:
-        self.code.append(lambda st: st.stack.pop())
+        self.emit(lambda st: st.stack.pop())
 
     def closure_cells(self) -> None:
         """Triggers and decision-free procedures as closures (also used to run the setup's fixed start)."""
@@ -56,7 +56,7 @@ class Statements:
         self.proc_fns = {name: [None] for name in rules.procedures}
         self.trigger_cells = {d.name: [None] for d in rules.zones}
         for d in rules.zones:
-            self.trigger_cells[d.name][0] = self.block_fn(d.on_empty) if d.on_empty else None
+            self.trigger_cells[d.name][0] = E.once(self.block_fn(d.on_empty)) if d.on_empty else None
         for name, body in rules.procedures.items():
             if not self.has_decision(body):
                 self.proc_fns[name][0] = self.block_fn(body)
@@ -74,8 +74,10 @@ class Statements:
         return False
 
     # ---- the flow ----
-    def emit(self, op) -> int:
+    def emit(self, op, pos=None) -> int:
+        """Append an op (and the position of its rule, for errors while it runs)."""
         self.code.append(op)
+        self.op_pos.append(pos)
         return len(self.code) - 1
 
     def emit_start(self) -> None:
@@ -89,12 +91,12 @@ class Statements:
 
     def emit_turn_start(self) -> None:
         nxt = self.turn_start + 1
+        max_turns, pos = self.limits.turns, self.rules.end_when.pos
 
         def turn_start(st):
             st.turn += 1
-            if st.turn > MAX_TURNS:
-                raise RuleRuntimeError(None, f"the game passed {MAX_TURNS} turns without ending: "
-                                       "check the end condition")
+            if st.turn > max_turns:
+                raise RuleRuntimeError(pos, too_many_turns(max_turns))
             st.me = st.current
             st.extra = False
             if st.log is not None:
@@ -145,16 +147,18 @@ class Statements:
     def emit_block(self, stmts) -> None:
         """Emit ops for a block, merging runs of decision-free statements into one op."""
         run: list = []
+        pos = None
         for s in stmts:
             if self.has_decision([s]):
-                self.flush(run)
-                run = []
+                self.flush(run, pos)
+                run, pos = [], None
                 getattr(self, "emit_" + type(s).__name__)(s)
             else:
                 run.append(self.simple(s))
-        self.flush(run)
+                pos = pos or s.pos
+        self.flush(run, pos)
 
-    def flush(self, fns: list) -> None:
+    def flush(self, fns: list, pos=None) -> None:
         if not fns:
             return
         nxt = len(self.code) + 1
@@ -171,11 +175,11 @@ class Statements:
                 for f in fns:
                     f(st)
                 return nxt
-        self.emit(op)
+        self.emit(op, pos)
 
     def emit_IfS(self, s) -> None:
         cond = self.expr(s.cond)
-        test = self.emit(None)
+        test = self.emit(None, s.pos)
         self.emit_block(s.then)
         jump = self.emit(None)
         else_pc = len(self.code)
@@ -193,8 +197,8 @@ class Statements:
             st.vars[lst] = list(it(st, None))
             st.vars[idx] = 0
             return init + 1
-        self.emit(start)
-        head = self.emit(None)
+        self.emit(start, s.pos)
+        head = self.emit(None, s.pos)
         self.emit_block(s.body)
         self.emit(lambda st: head)
         end = len(self.code)
@@ -211,11 +215,12 @@ class Statements:
 
     def emit_WhileS(self, s) -> None:
         cond = self.expr(s.cond)
-        head = self.emit(None)
+        head = self.emit(None, s.pos)
         self.emit_block(s.body)
         self.emit(lambda st: head)
         end = len(self.code)
         self.code[head] = lambda st: head + 1 if cond(st, None) else end
+        self.loops.append((head, end, s.pos))
 
     def emit_StepS(self, s) -> None:
         self.emit_block(s.body)
@@ -226,11 +231,11 @@ class Statements:
         def call(st):
             st.stack.append(here + 1)
             return cell[0]
-        self.emit(call)
+        self.emit(call, s.pos)
 
     def emit_ChooseS(self, s) -> None:
         dec = self.decision(s)
-        self.emit(ask_op(dec, self.closure(s.by) if s.by is not None else None, len(self.code)))
+        self.emit(ask_op(dec, self.closure(s.by) if s.by is not None else None, len(self.code)), s.pos)
         if dec.kind != "options":
             return
         dispatch = self.emit(None)
@@ -248,24 +253,26 @@ class Statements:
     def decision(self, s) -> Decision:
         """The compiled form of a choose (shared by both backends through self.closure)."""
         dec = Decision(len(self.decisions), s.name, s.slot, s.pos)
+        dec.max_moves = self.limits.moves
         if s.cards is not None:
-            dec.cards = self.card_spec(s.cards)
+            dec.cards = self.card_spec(s.cards, dec)
         elif s.values is not None:
             dec.kind = "value"
             dec.values = self.closure(s.values)
             dec.where = self.closure(s.where) if s.where is not None else None
         else:
             dec.kind = "options"
-            dec.options = [(o.name, o.slot, self.card_spec(o.cards) if o.cards else None) for o in s.options]
+            dec.options = [(o.name, o.slot, self.card_spec(o.cards, dec) if o.cards else None) for o in s.options]
             dec.option_slot = self.new_slot()
         self.decisions.append(dec)
         return dec
 
-    def card_spec(self, cc) -> CardSpec:
+    def card_spec(self, cc, dec: Decision | None = None) -> CardSpec:
         same = self.type_tables[cc.same] if cc.same else None
         where = self.closure(cc.where) if cc.where is not None else None
         spec = CardSpec(self.closure(cc.cards), where, self.closure(cc.lo),
                         self.closure(cc.hi) if cc.hi is not None else None, same, self.card_type, self.type_names)
+        spec.decision, spec.max_moves = dec, self.limits.moves
         base = ir.base_of(cc.cards)
         if not (isinstance(base, ir.ZoneRef) and base.decl.visible == "everyone"):     # else nothing to guard
             spec.zone_vis, spec.zone_names, spec.pos = self.zone_vis, self.zone_names, cc.cards.pos
@@ -347,15 +354,15 @@ class Statements:
         return for_
 
     def s_WhileS(self, s):
-        cond, body, pos = self.expr(s.cond), self.block_fn(s.body), s.pos
+        cond, body, pos, max_loops = self.expr(s.cond), self.block_fn(s.body), s.pos, self.limits.loops
 
         def while_(st):
             n = 0
             while cond(st, None):
                 body(st)
                 n += 1
-                if n > MAX_LOOPS:
-                    raise RuleRuntimeError(pos, f"this loop ran {MAX_LOOPS} times in turn {st.turn}: it never ends")
+                if n > max_loops:
+                    raise RuleRuntimeError(pos, endless_loop(max_loops, st))
         return while_
 
     def s_StepS(self, s):
@@ -425,6 +432,14 @@ class Statements:
                 if st.log is not None:
                     E.log_move(st, z, d, group, vis, under)
         return move_cards
+
+
+def too_many_turns(limit: int) -> str:
+    return f"the game passed {limit:,} turns without ending: check the end condition (limit: --max-turns)"
+
+
+def endless_loop(limit: int, st) -> str:
+    return f"this loop ran {limit:,} times in turn {st.turn}: it never ends (limit: --max-loops)"
 
 
 def ask_op(dec: Decision, by, here: int):

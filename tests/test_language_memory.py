@@ -387,18 +387,18 @@ def test_a_set_from_several_zones_to_the_bottom_keeps_its_order(make):
     assert local(p, st, "t_ranks") == [4, 3, 2, 6]      # actually [2, 4, 3, 6]: b's group went under a's
 
 
-@pytest.mark.parametrize("dest, at", [
-    ("bottom 2 of c", "bottom 2"),
-    ("bottom 1 of c", "bottom 1"),
-    ("top of c", "top of c"),
-    ("bottom of c where rank > 1", "c where"),
+@pytest.mark.parametrize("dest, at, message", [
+    ("bottom 2 of c", "bottom 2", "cards go to the bottom of a zone, not to 'bottom N of' it"),
+    ("bottom 1 of c", "bottom 1", "cards go to the bottom of a zone, not to 'bottom N of' it"),
+    ("top of c", "top of c", "cards moved to a zone go on its top"),
+    ("bottom of c where rank > 1", "c where", "expected a zone here, but this is a set of cards"),
 ])
-def test_bottom_n_of_or_a_set_as_a_destination_is_refused_with_a_position(write, dest, at):
+def test_bottom_n_of_or_a_set_as_a_destination_is_refused_with_a_position(write, dest, at, message):
     text = BOTTOM.replace("- move top of deck to c\n", f"- move top of deck to {dest}\n")
     line, col = line_of(text, f"move top of deck to {dest}"), col_of(text, f"move top of deck to {dest}", at)
     got = errors_of(write, text)
     assert [(ln, c) for ln, c, _ in got] == [(line, col)], got
-    assert "expected a zone here, but this is a set of cards" in got[0][2]
+    assert message in got[0][2]
 
 
 HIDDEN_PILE = """

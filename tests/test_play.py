@@ -3,7 +3,9 @@ seats' views (never the real state)."""
 from __future__ import annotations
 
 import io
+import os
 import re
+import shutil
 import sys
 from collections import Counter
 
@@ -219,7 +221,8 @@ def test_o_shows_what_may_still_be_in_the_draw_pile():
 # ---- what the ruleset lets the terminal show ----
 def faces_game(tmp_path):
     path = tmp_path / "r_eco_faces.yaml"
-    path.write_text(f"extends: {RULESET}\ndisplay: {{knowledge: faces}}\n", encoding="utf-8")
+    shutil.copy(RULESET, tmp_path)      # a base ruleset lies beside its variant
+    path.write_text(f"extends: {os.path.basename(RULESET)}\ndisplay: {{knowledge: faces}}\n", encoding="utf-8")
     return load_game(str(path))
 
 
@@ -241,7 +244,8 @@ def test_faces_hides_the_knowledge_unless_memory_aid(tmp_path):
 def test_cli_memory_aid_option(capsys, monkeypatch, tmp_path):
     from interpreter.cli import main
     g = tmp_path / "r_eco_faces.yaml"
-    g.write_text(f"extends: {RULESET}\ndisplay: {{knowledge: faces}}\n", encoding="utf-8")
+    shutil.copy(RULESET, tmp_path)      # a base ruleset lies beside its variant
+    g.write_text(f"extends: {os.path.basename(RULESET)}\ndisplay: {{knowledge: faces}}\n", encoding="utf-8")
     monkeypatch.setattr(sys, "stdin", io.StringIO("o\nq\n"))
     assert main(["play", str(g), "-n", "2", "--seed", "1", "--seat", "1=random", "--memory-aid"]) == 0
     assert "what may still be there" in capsys.readouterr().out
@@ -434,7 +438,8 @@ def test_memo_a_face_down_face_is_shown_only_as_remembered(memory_aid):
 
 def test_memo_knowledge_full_shows_remembered_faces_without_memory_aid(tmp_path):
     path = tmp_path / "memo_full.yaml"
-    path.write_text(f"extends: {MEMO}\ndisplay: {{knowledge: full}}\n", encoding="utf-8")
+    shutil.copy(MEMO, tmp_path)         # a base ruleset lies beside its variant
+    path.write_text(f"extends: {os.path.basename(MEMO)}\ndisplay: {{knowledge: full}}\n", encoding="utf-8")
     g = load_game(str(path))
     assert g.rules.display["grid"]["families"] == ["up", "down"]      # the variant keeps the base's grid
     s = memo_session(g=g)
