@@ -95,9 +95,19 @@ def overrides_of(args) -> dict:
     return dict(args.set or [])
 
 
+def limits_of(args):
+    """The run-time guards from --max-steps, --max-loops, --max-turns and --max-moves (defaults where
+    not given; see engine.Limits)."""
+    from dataclasses import replace
+
+    from .engine import DEFAULT_LIMITS
+    given = {name: getattr(args, f"max_{name}", None) for name in ("steps", "loops", "turns", "moves")}
+    return replace(DEFAULT_LIMITS, **{k: v for k, v in given.items() if v is not None})
+
+
 def load(args):
     from .game import load_game
-    return load_game(args.ruleset, overrides_of(args))
+    return load_game(args.ruleset, overrides_of(args), limits_of(args))
 
 
 def out(text: str = "") -> None:
@@ -112,13 +122,53 @@ def print_json(doc) -> None:
     sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
 
 
+def source_line(file: str, line: int, cache: dict | None = None) -> str | None:
+    """Line `line` (1-based) of a file, without its line break; None if it cannot be read."""
+    cache = {} if cache is None else cache
+    if file not in cache:
+        try:
+            with open(file, encoding="utf-8") as fh:
+                cache[file] = fh.read().split("\n")
+        except (OSError, UnicodeDecodeError, ValueError):
+            cache[file] = None
+    lines = cache[file]
+    if not lines or not 1 <= line <= len(lines):
+        return None
+    return lines[line - 1].rstrip("\r")
+
+
+def caret_lines(file: str, line: int, col: int, cache: dict | None = None, width: int = 100) -> list:
+    """The source line at a position and a caret under its column (long lines cut around it)."""
+    text = source_line(file, line, cache)
+    if text is None or not text.strip():
+        return []
+    col = max(1, min(col, len(text) + 1))
+    start = 0
+    if len(text) > width:
+        start = max(0, min(col - 1 - width // 2, len(text) - width))
+    shown = text[start:start + width]
+    lead = "…" if start > 0 else ""
+    tail = "…" if start + width < len(text) else ""
+    under = "".join(ch if ch == "\t" else " " for ch in shown[:col - 1 - start])
+    return [f"    {lead}{shown}{tail}", f"    {' ' * len(lead)}{under}^"]
+
+
 def print_diagnostics(diagnostics: list) -> None:
-    """Every diagnostic as file:line:col: message, the hint on its own indented line."""
+    """Every diagnostic as file:line:col: message, then the line of the file with a caret under the
+    column, then the hint on its own indented line."""
+    files: dict = {}        # each file read once
     for d in diagnostics:
         label = "" if d.severity == "error" else f"{d.severity}: "
         err(f"{d.pos}: {label}{d.message}")
+        if d.pos.line > 0:
+            for text in caret_lines(d.pos.file, d.pos.line, d.pos.col, files):
+                err(text)
         if d.hint:
             err(f"    hint: {d.hint}")
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
 
 
 def console(stderr: bool = False):
@@ -131,16 +181,22 @@ def players_text(lo: int, hi: int) -> str:
 
 
 # ---- commands ----
-def cmd_validate(args) -> int:
-    """Check a ruleset through every stage and every player count."""
-    from .errors import Diagnostic, Pos
-    from .game import load_game
+def check_ruleset(args):
+    """Every stage, every player count, then the linter: (game or None, errors, warnings, exit status).
 
-    errors, warnings, game, status = [], [], None, 0
+    Errors a ruleset cannot be checked past (an unreadable file) are raised, unless --json asks for
+    them as diagnostics."""
+    from .errors import Diagnostic, Pos, RuleRuntimeError
+    from .game import load_game
+    from .lint import lint_file
+
+    errors, warnings, game, status, n = [], [], None, 0, None
     try:
         game = load_game(args.ruleset, overrides_of(args))
         for n in range(game.rules.min_players, game.rules.max_players + 1):
             game.program(n)
+        n = None
+        warnings = lint_file(args.ruleset, overrides_of(args))
     except RulesetError as exc:
         for d in exc.diagnostics:
             (warnings if d.severity == "warning" else errors).append(d)
@@ -148,23 +204,62 @@ def cmd_validate(args) -> int:
         if not args.json:
             raise
         pos = getattr(exc, "pos", None) or Pos(args.ruleset, 1, 1)
-        code = "unreadable" if isinstance(exc, UsageError) else "runtime"
-        errors.append(Diagnostic(pos, str(exc), code))
+        if isinstance(exc, UsageError):
+            code, hint = "unreadable", "check the path, and that the file is UTF-8 text"
+        elif isinstance(exc, RuleRuntimeError):
+            code, hint = "compile", f"this happens with {n} players" if n is not None else ""
+        else:
+            code, hint = "runtime", ""
+        errors.append(Diagnostic(pos, str(exc).removeprefix(f"{pos}: "), code, hint))
         status = exc.exit_code
     if errors and not status:
         status = 1
+    if not errors and warnings and args.strict:
+        status = 1
+    return game, errors, warnings, status
+
+
+def report_json(errors: list, warnings: list) -> None:
+    """The one JSON document of validate and lint: status error, warning or ok."""
+    print_json({"status": "error" if errors else "warning" if warnings else "ok",
+                "errors": [d.to_json() for d in errors],
+                "warnings": [d.to_json() for d in warnings]})
+
+
+def cmd_validate(args) -> int:
+    """Check a ruleset through every stage and every player count; lint it."""
+    game, errors, warnings, status = check_ruleset(args)
     if args.json:
-        print_json({"status": "error" if errors else "ok",
-                    "errors": [d.to_json() for d in errors],
-                    "warnings": [d.to_json() for d in warnings]})
+        report_json(errors, warnings)
         return status
     print_diagnostics(errors + warnings)
     if errors:
-        err(f"{args.ruleset}: {len(errors)} error{'s' if len(errors) != 1 else ''}")
+        err(f"{args.ruleset}: {plural(len(errors), 'error')}")
+        return status
+    if warnings and args.strict:
+        err(f"{args.ruleset}: {plural(len(warnings), 'warning')} (--strict: warnings fail)")
         return status
     rules = game.rules
-    out(f"{args.ruleset}: ok ({game.name}, {players_text(rules.min_players, rules.max_players)})")
+    more = f", {plural(len(warnings), 'warning')}" if warnings else ""
+    out(f"{args.ruleset}: ok ({game.name}, {players_text(rules.min_players, rules.max_players)}){more}")
     return 0
+
+
+def cmd_lint(args) -> int:
+    """Check a ruleset like validate, and report what its rules cannot do (warnings)."""
+    game, errors, warnings, status = check_ruleset(args)
+    if args.json:
+        report_json(errors, warnings)
+        return status
+    print_diagnostics(errors + warnings)
+    if errors:
+        err(f"{args.ruleset}: {plural(len(errors), 'error')}")
+    elif warnings:
+        strict = " (--strict: warnings fail)" if args.strict else ""
+        out(f"{args.ruleset}: {plural(len(warnings), 'warning')}{strict}")
+    else:
+        out(f"{args.ruleset}: no warnings")
+    return status
 
 
 def cmd_schema(args) -> int:
@@ -281,7 +376,7 @@ def cmd_replay(args) -> int:
     overrides = record.get("overrides") or {}
     if not isinstance(overrides, dict):
         raise UsageError(f"{args.record}: the record's overrides are not a mapping")
-    game = load_game(path, overrides)
+    game = load_game(path, overrides, limits_of(args))
     if record.get("sha256") and record["sha256"] != game.sha256:
         err(f"warning: {path} is not the file the record was made with (sha256 differs); replaying anyway")
     result = replay(game, record)
@@ -355,6 +450,16 @@ def build_parser() -> argparse.ArgumentParser:
     players = argparse.ArgumentParser(add_help=False)
     players.add_argument("--players", "-n", type=positive_int, required=True, metavar="N",
                          help="number of players")
+    from .engine import DEFAULT_LIMITS as D
+    limits = argparse.ArgumentParser(add_help=False)      # the run-time guards (engine.Limits)
+    group = limits.add_argument_group("run-time guards (a ruleset that passes one stops with an error naming the rule)")
+    group.add_argument("--max-steps", type=positive_int, metavar="N",
+                       help=f"rule steps between two decisions (default {D.steps:,})")
+    group.add_argument("--max-loops", type=positive_int, metavar="N",
+                       help=f"rounds of one while loop with no decision in it (default {D.loops:,})")
+    group.add_argument("--max-turns", type=positive_int, metavar="N", help=f"turns in one game (default {D.turns:,})")
+    group.add_argument("--max-moves", type=positive_int, metavar="N",
+                       help=f"legal moves of one decision (default {D.moves:,})")
 
     parser = argparse.ArgumentParser(prog=PROG, parents=[common],
                                      description="A rules interpreter for card games written as YAML rulesets.",
@@ -362,14 +467,22 @@ def build_parser() -> argparse.ArgumentParser:
                                             "2 usage error or unreadable file, 3 internal error")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
-    p = sub.add_parser("validate", parents=[common, ruleset], help="check a ruleset and report every problem")
+    p = sub.add_parser("validate", parents=[common, ruleset],
+                       help="check a ruleset and report every problem (errors, and the linter's warnings)")
     p.add_argument("--json", action="store_true", help="print one JSON object: status, errors, warnings")
+    p.add_argument("--strict", action="store_true", help="fail (exit 1) on warnings too")
     p.set_defaults(func=cmd_validate)
+
+    p = sub.add_parser("lint", parents=[common, ruleset],
+                       help="check a ruleset and warn about rules that cannot do what they seem to")
+    p.add_argument("--json", action="store_true", help="print one JSON object: status, errors, warnings")
+    p.add_argument("--strict", action="store_true", help="fail (exit 1) on warnings too")
+    p.set_defaults(func=cmd_lint)
 
     p = sub.add_parser("schema", parents=[common], help="print the ruleset JSON schema")
     p.set_defaults(func=cmd_schema)
 
-    p = sub.add_parser("simulate", parents=[common, ruleset, players, bots],
+    p = sub.add_parser("simulate", parents=[common, ruleset, players, bots, limits],
                        help="play many bot games and print statistics")
     p.add_argument("--games", "-g", type=positive_int, default=100, metavar="G", help="games (default 100)")
     p.add_argument("--seed", type=int, default=0, metavar="S",
@@ -377,27 +490,27 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_simulate)
 
-    p = sub.add_parser("record", parents=[common, ruleset, players, bots],
+    p = sub.add_parser("record", parents=[common, ruleset, players, bots, limits],
                        help="play one bot game and write its record (JSON)")
     p.add_argument("--seed", type=int, default=0, metavar="S",
                    help="deal seed (default 0); seat k's bot is seeded with rng.derive(S, k)")
     p.add_argument("-o", "--output", metavar="FILE", help="write the record here (default stdout)")
     p.set_defaults(func=cmd_record)
 
-    p = sub.add_parser("replay", parents=[common], help="replay a record and check its moves and result")
+    p = sub.add_parser("replay", parents=[common, limits], help="replay a record and check its moves and result")
     p.add_argument("record", metavar="RECORD", help="a record written by `cardrules record`")
     p.add_argument("--ruleset", metavar="PATH",
                    help="the ruleset to replay with (default: the one named in the record, found from the "
                         "current directory or next to the record)")
     p.set_defaults(func=cmd_replay)
 
-    p = sub.add_parser("bench", parents=[common, ruleset, players, bots],
+    p = sub.add_parser("bench", parents=[common, ruleset, players, bots, limits],
                        help="measure games per second on one core")
     p.add_argument("--seconds", "-t", type=positive_float, default=5.0, metavar="T",
                    help="play for about T seconds (default 5)")
     p.set_defaults(func=cmd_bench)
 
-    p = sub.add_parser("play", parents=[common, ruleset, players], help="play in the terminal against bots")
+    p = sub.add_parser("play", parents=[common, ruleset, players, limits], help="play in the terminal against bots")
     p.add_argument("--seed", type=int, default=None, metavar="S", help="deal seed (default: a random one)")
     p.add_argument("--seat", type=seat_option, action="append", metavar="K=BOT",
                    help=f"seat K (from 0) is played by a bot ({known_bots()}); other seats are human; "
@@ -424,6 +537,10 @@ def main(argv: list | None = None) -> int:
         return exc.exit_code
     except CardrulesError as exc:
         err(f"error: {exc}")
+        pos = getattr(exc, "pos", None)
+        if pos is not None and pos.line > 0:
+            for text in caret_lines(pos.file, pos.line, pos.col):
+                err(text)
         return exc.exit_code
     except KeyboardInterrupt:
         err("interrupted")
