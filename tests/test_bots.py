@@ -23,11 +23,12 @@ def hidden_zones(prog, seat: int) -> list:
     return [z for z, vis in enumerate(prog.zone_vis) if not vis >> seat & 1]
 
 
-def permute_hidden(prog, st, seat: int, rnd: random.Random):
+def permute_hidden(prog, st, seat: int, rnd: random.Random, keep=()):
     """A copy of st with the cards hidden from `seat` permuted within and across the zones hidden
-    from it, every zone keeping its size; loc follows. Log and all else unchanged."""
+    from it (but those in `keep`), every zone keeping its size; loc follows. Log and all else
+    unchanged."""
     other = st.clone()
-    zones = hidden_zones(prog, seat)
+    zones = [z for z in hidden_zones(prog, seat) if z not in keep]
     cards = [c for z in zones for c in other.zones[z]]
     rnd.shuffle(cards)
     i = 0

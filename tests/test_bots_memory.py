@@ -15,6 +15,7 @@ from interpreter.records import play_game
 from interpreter.views import view_of
 import helpers
 import lixo_helpers
+from test_bots import permute_hidden
 from memo_helpers import collect, containers, face_up, game, keep, names, start, turn_over
 
 
@@ -177,21 +178,9 @@ def test_permuting_cards_the_seat_never_saw_never_changes_a_memory_decision(play
 
 
 def permute_unknown(prog, st, seat: int, view, rnd: random.Random):
-    """The cards hidden from seat permuted within and across the hidden zones where it knows no
-    position (as test_bots.permute_hidden, which permutes them all); loc follows."""
-    keep_zones = {z for z, slots in enumerate(view.zones) if any(t is not None for t in slots)}
-    other = st.clone()
-    zones = [z for z, vis in enumerate(prog.zone_vis) if not vis >> seat & 1 and z not in keep_zones]
-    cards = [c for z in zones for c in other.zones[z]]
-    rnd.shuffle(cards)
-    i = 0
-    for z in zones:
-        n = len(other.zones[z])
-        other.zones[z][:] = cards[i:i + n]
-        i += n
-        for c in other.zones[z]:
-            other.loc[c] = z
-    return other
+    """test_bots.permute_hidden, but the hidden zones where the seat knows a position keep their cards."""
+    known = {z for z, slots in enumerate(view.zones) if any(t is not None for t in slots)}
+    return permute_hidden(prog, st, seat, rnd, keep=known)
 
 
 def test_memory_same_seed_same_game():

@@ -17,21 +17,7 @@ from interpreter.game import load_game
 from interpreter.records import play_game
 from interpreter.bots import make_bot
 
-BACKENDS = ("generated", "closures")
-
-
-@pytest.fixture(params=BACKENDS)
-def backend(request):
-    return request.param
-
-
-@pytest.fixture
-def write(tmp_path):
-    def write(text: str, name: str = "rules.yaml") -> str:
-        path = tmp_path / name
-        path.write_text(textwrap.dedent(text).lstrip(), encoding="utf-8")
-        return str(path)
-    return write
+from language_helpers import backend, write  # noqa: F401  (fixtures)
 
 
 def line_of(path: str, fragment: str) -> int:
