@@ -5,7 +5,6 @@ option, or would list an astronomic number of moves stops with an error naming t
 from __future__ import annotations
 
 import re
-import textwrap
 import time
 
 import pytest
