@@ -10,13 +10,12 @@ may not use the game state, and procedures and functions may not call themselves
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import os
 import re
 
 from . import ir
 from . import syntax as S
-from .errors import Collector, Pos, RulesetError
+from .errors import Collector, Pos, RulesetError, did_you_mean
 from .loader import Document
 from .parser import DSLSyntaxError, parse
 
@@ -27,6 +26,7 @@ KEYWORDS = {"move", "to", "shuffle", "deal", "from", "starting", "let", "set", "
             "end", "game", "where", "top", "bottom", "of", "if", "then", "else", "and", "or", "not", "in",
             "for", "true", "false"}
 CARDISH = {"cards", "zone", "any"}
+SET_POS = Pos("--set", 1, 1)   # where errors about a --set option are reported (docs: "--set:1:1")
 MAX_PLAYERS = 32        # every player count is compiled and checked; seats are bits in visibility masks
 RANGE_KEY = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+))?\s*$")
 
@@ -151,9 +151,7 @@ class Checker:
         return kinds.pop() if len(kinds) == 1 and "any" not in kinds else "any"
 
     def suggest(self, name: str, candidates) -> str:
-        # sorted: the same suggestion on every run, whatever the hash seed
-        close = difflib.get_close_matches(name, sorted(set(map(str, candidates))), n=1, cutoff=0.6)
-        return f"did you mean '{close[0]}'?" if close else ""
+        return did_you_mean(name, candidates)
 
     # ---- entry ----
     def check(self) -> ir.Ruleset:
@@ -277,13 +275,16 @@ class Checker:
             name, _, row = key.partition(".")
             if name not in self.params:
                 hint = self.suggest(name, self.params) or f"its parameters are {', '.join(self.params) or 'none'}"
-                self.error(Pos("--set", 0, 0), f"{key}: the ruleset has no parameter '{name}'", "bad-set", hint)
+                self.error(SET_POS, f"{key}: the ruleset has no parameter '{name}'", "bad-set", hint)
                 continue
             old, pos = self.params[name]
             if row:
                 if not isinstance(old, dict) or not row.isdigit() or int(row) not in old:
-                    self.error(Pos("--set", 0, 0), f"{key}: '{name}' has no row for {row} players", "bad-set",
-                               f"the rows are for {', '.join(map(str, old))} players" if isinstance(old, dict)
+                    outside = row.isdigit() and isinstance(self.lo, int) and isinstance(self.hi, int) \
+                        and not self.lo <= int(row) <= self.hi
+                    allowed = f"the game is for {self.lo} to {self.hi} players; " if outside else ""
+                    self.error(SET_POS, f"{key}: '{name}' has no row for {row} players", "bad-set",
+                               f"{allowed}the rows are for {', '.join(map(str, old))} players" if isinstance(old, dict)
                                else f"'{name}' does not depend on the player count: write --set {name}=VALUE")
                     continue
                 old = dict(old)
@@ -293,8 +294,10 @@ class Checker:
                 self.params[name] = (value, pos)
             if _value_type(value) != self.param_types[name] and self.param_types[name] != "any":
                 want = self.param_types[name]
-                self.error(Pos("--set", 0, 0), f"{key}: '{name}' must be {_A(want)}, not {value!r}", "bad-set",
-                       f"give {_A(want)}, like the ruleset's own value")
+                own = self.get(("params", name))
+                own = f" ({_show(own)})" if isinstance(own, (int, str)) and not isinstance(own, bool) else ""
+                self.error(SET_POS, f"{key}: '{name}' must be {_A(want)}, not {value!r}", "bad-set",
+                           f"give {_A(want)}, like the ruleset's own value{own}")
 
     # ---- zones, vars, functions, procedures ----
     def declare_zones(self) -> None:
@@ -739,6 +742,14 @@ class Checker:
                 hint = self.suggest(str(name), self.step_names) or (
                     f"the steps are {_and([repr(n) for n in dict.fromkeys(self.step_names)])}" if self.step_names
                     else "name the steps of turn.steps with step: NAME")
+                at, steps_at = self.pos(("end", "finish", i)), self.doc.key_pos(("turn", "steps"))
+                if at.file != steps_at.file and steps_at.file == self.doc.file:
+                    # a variant replaced the steps and dropped one its base's end.finish names
+                    self.error(steps_at, f"end.finish names the step '{name}' ({_relative(at, self.doc.file)}), "
+                               "but these steps have none of that name", "name", f"{hint}; a variant's steps "
+                               "replace the base's whole list: keep that step here, or give end: {finish: [...]} "
+                               "in this file too")
+                    continue
                 self.error(("end", "finish", i), f"no step of the turn is named '{name}'", "name", hint)
         return set(names)
 
@@ -768,7 +779,8 @@ class Checker:
             where = path + ("families", i)
             decl = self.zones.get(name)
             if decl is None:
-                hint = self.suggest(str(name), self.zones) or (
+                families = [z for z, d in self.zones.items() if d.per is not None and not d.per_player]
+                hint = self.suggest(str(name), families) or self.suggest(str(name), self.zones) or (
                     f"the zone families are {_and([repr(d.name) for d in self.zones.values() if d.per is not None])}"
                     if any(d.per is not None for d in self.zones.values()) else
                     "declare a zone family first, e.g. down: {per: cells, visible: nobody}")
@@ -898,6 +910,12 @@ class Checker:
             return False
         if isinstance(expr, ir.Param) and expr.type == "null":
             hint = f"param '{expr.name}' has no value: give it one under params"
+        elif isinstance(expr, ir.Param) and not hint and expr.type in ("int", "str", "bool") \
+                and not isinstance(self.params[expr.name][0], dict):
+            raw, where = self.params[expr.name]
+            shown = ("true" if raw else "false") if isinstance(raw, bool) else _show(raw)
+            hint = f"param '{expr.name}' is {shown} (line {where.line}): give it {_wanted(types)} there, " \
+                   "or change the rule"
         self.error(expr.pos, f"{what} must be {_wanted(types)}, but this is {_A(expr.type)}", "type",
                    hint or _type_hint(types, expr.type))
         return False
@@ -960,8 +978,11 @@ class Checker:
         if name in self.functions and not self.functions[name].params:
             return ir.UserCall(pos, "any", self.functions[name], ())
         if name in self.attrs:
+            values = list(self.params) + list(self.zones) + list(self.vars) + list(scope.fn_params)
+            close = self.suggest(name, [k for k in values if k != name])
             self.error(pos, f"'{name}' is a card attribute, usable only inside a where condition or after a '.'",
-                       "name", f"e.g. first(cards).{name}")
+                       "name", f"{close} (a card's {name} is read as e.g. first(cards).{name})" if close
+                       else f"e.g. first(cards).{name}")
             raise _Unresolved
         late = self.late_local(name, path)
         if late is not None:
@@ -972,10 +993,31 @@ class Checker:
             raise _Unresolved
         known = list(self.params) + list(self.zones) + list(self.vars) + list(self.slots) + list(BUILTIN_NAMES)
         known += list(self.functions) + list(scope.fn_params) + (list(self.attrs) if scope.card else [])
-        hint = self.suggest(name, [k for k in known if "." not in k and "!" not in k]) or (
-            "declare it under params, zones or vars, or bind it first with let, for or choose")
+        known += ["true", "false"]
+        if name in self.text_values():      # suit == red, for the text 'red' of a param's list
+            hint = f"to mean the text '{name}', quote it: '{name}'"
+        else:
+            hint = self.suggest(name, [k for k in known if "." not in k and "!" not in k]) or \
+                _unknown_name_hint(name, path)
         self.error(pos, f"unknown name '{name}'", "name", hint)
         raise _Unresolved
+
+    def text_values(self) -> set:
+        """Every text written in a list of the params, the cards' for lists and the zones' per lists."""
+        if not hasattr(self, "_texts"):
+            lists = [self.get(("params",), {})]
+            lists += [kind.get("for") for kind in (self.get(("cards",), {}) or {}).values() if isinstance(kind, dict)]
+            lists += [zone.get("per") for zone in (self.get(("zones",), {}) or {}).values() if isinstance(zone, dict)]
+            self._texts = set()
+            todo = [v for v in lists if isinstance(v, (dict, list))]
+            while todo:
+                value = todo.pop()
+                for item in (value.values() if isinstance(value, dict) else value):
+                    if isinstance(item, (dict, list)):
+                        todo.append(item)
+                    elif isinstance(item, str) and isinstance(value, list):
+                        self._texts.add(item)
+        return self._texts
 
     def family_without_index(self, decl: ir.ZoneDecl, pos: Pos) -> None:
         """A zone family named without saying which of its zones."""
@@ -1059,7 +1101,9 @@ class Checker:
         if obj.type in ("zone", "cards"):
             self.error(obj.pos, f"{_A(obj.type)} cannot be indexed with [...]", "type",
                        "take cards with top N of ..., bottom N of ... or first(...)"
-                       if obj.type == "cards" or obj.decl.per is None else "")
+                       if obj.type == "cards" or obj.decl.per is None else
+                       f"this is already one zone of the family '{obj.decl.name}': a family takes one index")
+            return ir.Lit(pos, "any", None)     # reported: no second error about the index or its use
         else:
             self.expect(obj, {"list"}, "what is indexed with [...]")
         self.expect(idx, {"int"}, "a list index")
@@ -1493,3 +1537,14 @@ def check(doc: Document, overrides: dict | None = None) -> ir.Ruleset:
     except _Unresolved:
         checker.err.raise_if_any()
         raise
+
+
+def _unknown_name_hint(name: str, path) -> str:
+    """What to do about an unknown name that resembles no known one, for the place it stands."""
+    path = tuple(path)
+    if path[:1] == ("cards",) and "count" in path:
+        return f"a card count is a number, or an expression of params and the kind's for variables: " \
+               f"declare '{name}' under params, or write a number"
+    if path[:1] == ("cards",) or path[:1] == ("vars",):
+        return f"declare '{name}' under params; for a text, quote it inside the string: \"'{name}'\""
+    return "declare it under params, zones or vars, or bind it first with let, for or choose"

@@ -160,7 +160,7 @@ def print_diagnostics(diagnostics: list) -> None:
     for d in diagnostics:
         label = "" if d.severity == "error" else f"{d.severity}: "
         err(f"{d.pos}: {label}{d.message}")
-        if d.pos.line > 0:
+        if d.pos.line > 0 and d.pos.file != "--set":
             for text in caret_lines(d.pos.file, d.pos.line, d.pos.col, files):
                 err(text)
         if d.hint:

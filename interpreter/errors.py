@@ -1,6 +1,7 @@
 """One exception tree for everything a user can get wrong, with positions."""
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field
 
 
@@ -86,3 +87,46 @@ class Collector:
     def raise_if_any(self) -> None:
         if self.diagnostics:
             raise RulesetError(self.diagnostics)
+
+
+def _distance(a: str, b: str) -> int:
+    """Edits (insert, delete, replace, swap two neighbours) that turn a into b."""
+    prev2, prev = None, list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        row = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            row[j] = min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1]))
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                row[j] = min(row[j], prev2[j - 2] + 1)
+        prev2, prev = prev, row
+    return prev[-1]
+
+
+def closest(word, candidates) -> str | None:
+    """The candidate a misspelt word most likely meant, or None when none is close enough.
+
+    Close means a few typing slips away (one for short words, up to three for long ones, none
+    for a single letter), or a word that is part of the candidate ('reward' for 'reward_order');
+    among equally close candidates the one with the same first letter, then the most similar,
+    wins (so 'dwon' means 'down', not 'won')."""
+    word = str(word)
+    low = word.lower()
+    best = None
+    for cand in sorted(set(map(str, candidates))):
+        c = cand.lower()
+        if c == low:
+            return cand
+        slips = 0 if len(low) <= 1 else 1 if len(low) <= 4 else 2 if len(low) <= 8 else 3
+        d = _distance(low, c)
+        if d > slips and not (len(low) >= 4 and low in c):
+            continue
+        rank = (d, c[:1] != low[:1], -difflib.SequenceMatcher(None, low, c).ratio(), cand)
+        if best is None or rank < best[0]:
+            best = (rank, cand)
+    return best[1] if best else None
+
+
+def did_you_mean(word, candidates) -> str:
+    """'did you mean 'x'?' for the closest candidate, else ''."""
+    match = closest(word, candidates)
+    return f"did you mean '{match}'?" if match else ""

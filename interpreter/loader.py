@@ -163,6 +163,15 @@ def _yaml_error(file: str, exc: yaml.YAMLError, text: str = "") -> Diagnostic:
     if "'\\t'" in problem:
         message, hint = "YAML syntax error: a tab character; YAML indents with spaces only", \
             "replace the tab with spaces"
+    elif context.startswith("while parsing a flow") and context_mark is not None and problem_mark is not None \
+            and problem_mark.line == context_mark.line and _found(problem) in ("'['", "'{'"):
+        # [move dump[f] to hand]: a bracket inside an unquoted item of a [...] list
+        inside = "[...] list" if "sequence" in context else "{...} mapping"
+        message = f"YAML syntax error: unexpected {_found(problem)} inside this {inside}"
+        row = text.split("\n")[context_mark.line] if text else ""
+        item = row[context_mark.column + 1:row.rfind("]")].strip() if "sequence" in context else ""
+        example = f'["{item}"]' if item and "," not in item and '"' not in item else '["move top of draw to dump[m]"]'
+        hint = f"quote each item that holds brackets or ': ', e.g. {example}"
     elif context.startswith("while parsing a flow") and context_mark is not None:
         bracket = "[" if "sequence" in context else "{"
         closer = "]" if bracket == "[" else "}"
@@ -182,9 +191,17 @@ def _yaml_error(file: str, exc: yaml.YAMLError, text: str = "") -> Diagnostic:
     elif problem.startswith("expected <block end>"):
         message, hint = "YAML syntax error: this line is indented differently from the lines before it", \
             "entries of one mapping or list must start in the same column"
+    elif problem == "mapping values are not allowed here" and problem_mark is not None \
+            and _colonless_line(text, problem_mark) is not None:
+        mark = _colonless_line(text, problem_mark)
+        message, hint = _missing_colon(text, mark)
     elif problem == "mapping values are not allowed here":
         message, hint = "YAML syntax error: a second ':' on this line", \
             "put one key: value on each line, and quote a value that contains ': '"
+    elif problem == "could not find expected ':'" and context_mark is not None \
+            and context == "while scanning a simple key":
+        mark = context_mark
+        message, hint = _missing_colon(text, mark)
     elif "another document" in problem:
         message, hint = "YAML syntax error: a second document in the file ('---')", \
             "a ruleset is one YAML document: remove the '---' line and join the parts"
@@ -193,6 +210,62 @@ def _yaml_error(file: str, exc: yaml.YAMLError, text: str = "") -> Diagnostic:
             "write key: value, start a list item with '- ', or join the line to the one before"
     line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
     return Diagnostic(Pos(file, line, col), message, "yaml-syntax", hint)
+
+
+def _code(line: str) -> str:
+    """A line without its comment (a ' #' outside quotes)."""
+    quote = None
+    for i, ch in enumerate(line):
+        if quote is None and ch == "#" and (i == 0 or line[i - 1] in " \t"):
+            return line[:i]
+        if quote is None and ch in "'\"":
+            quote = ch
+        elif ch == quote:
+            quote = None
+    return line
+
+
+def _has_colon(code: str) -> bool:
+    """Whether a line holds a 'key:' (a ':' at its end or before a space)."""
+    return any(code[i] == ":" and (i + 1 == len(code) or code[i + 1] in " \t") for i in range(len(code)))
+
+
+def _colonless_line(text: str, mark):
+    """For "mapping values are not allowed here" on a line whose first 'key:' is the bad one: the
+    line before it, with no ':' at all, whose words the scanner read on into this key (a missing
+    ':' there, as in '- step collect' above 'do: [...]'). None if the mistake is not that."""
+    lines = text.split("\n")
+    if mark.line >= len(lines) or _has_colon(_code(lines[mark.line])[:mark.column]):
+        return None
+    n = mark.line - 1
+    while n >= 0 and not _code(lines[n]).strip():
+        n -= 1
+    if n < 0:
+        return None
+    code = _code(lines[n])
+    if _has_colon(code) or code.rstrip().endswith((",", "[", "{")) or any(q in code for q in "'\"[{"):
+        return None
+    start = len(code) - len(code.lstrip(" -"))
+    return _Mark(n, start)
+
+
+def _missing_colon(text: str, mark) -> tuple:
+    """Message and hint for a key on this line written without its ':' ('threshold 4')."""
+    lines = text.split("\n")
+    code = _code(lines[mark.line] if mark.line < len(lines) else "")[mark.column:].rstrip()
+    n = mark.line - 1
+    while 0 <= n < len(lines) and not _code(lines[n]).strip():
+        n -= 1
+    above = _code(lines[n]) if n >= 0 else ""
+    if above[mark.column:mark.column + 2] == "- " and not above[:mark.column].strip():
+        return ("YAML syntax error: this line stands in a list but does not start with '- '",
+                f"did you mean '- {code}'? every item of a list starts with '- '")
+    key, _, rest = code.partition(" ")
+    if key and rest.strip() and not key.endswith(":"):
+        return (f"YAML syntax error: missing ':' after '{key}'",
+                f"did you mean '{key}: {rest.strip()}'? a key is followed by ': ' and its value")
+    return ("YAML syntax error: a line without 'key: value' inside a mapping",
+            "write key: value, start a list item with '- ', or join the line to the one before")
 
 
 class _Mark:

@@ -1,7 +1,6 @@
 """Parse DSL strings with the lark grammar into syntax nodes (see syntax.py)."""
 from __future__ import annotations
 
-import difflib
 import functools
 import os
 
@@ -9,6 +8,7 @@ from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from . import syntax as S
+from .errors import closest
 
 GRAMMAR = os.path.join(os.path.dirname(__file__), "grammar.lark")
 MAX_NESTING = 100   # deeper than any rule needs; deeper still would overflow the stages after parsing
@@ -177,10 +177,14 @@ _CLOSES = {"RPAR": "LPAR", "RSQB": "LSQB"}
 _KEYWORDS = {"_MOVE", "_TO", "_SHUFFLE", "_DEAL", "_FROM", "_STARTING", "_LET", "_SET", "_EXTRA", "_TURN", "_CALL",
              "_END", "_GAME", "_WHERE", "_TOP", "_BOTTOM", "_OF", "_IF", "_THEN", "_ELSE", "_OR", "_AND", "_NOT",
              "_IN", "_FOR", "_TRUE", "_FALSE"}
+_OPERATOR_WORDS = ("_WHERE", "_AND", "_OR", "_IN", "_OF")
 _ORDER = ["_TO", "_FROM", "_OF", "_THEN", "_ELSE", "EQUAL", "_IN", "_FOR", "_STARTING", "_TURN", "_GAME", "RPAR",
           "RSQB", "COMMA"]
 _VALUE_HINT = "a value is a name, a number, a quoted text, a list [...] or an expression in (...)"
 _CHAR_HINTS = {"!": "write 'not' to negate, or '!=' for 'is not equal to'", "&": "write 'and'", "|": "write 'or'",
+               "≥": "write '>='", "≤": "write '<='", "≠": "write '!='", "×": "write '*'", "÷": "write '/'",
+               "’": "quote texts with ' or \"", "‘": "quote texts with ' or \"", "“": "quote texts with ' or \"",
+               "”": "quote texts with ' or \"",
                "=": "write '==' to compare", "'": "a quoted text must end on the same line with the same quote",
                '"': "a quoted text must end on the same line with the same quote"}
 _KIND = {"expr": "expression", "stmt": "statement", "for": "loop head", "sig": "function name"}
@@ -292,8 +296,9 @@ class _Syntax:
                                   "'x not in list' tests membership; to negate a condition, write not before it")
         if "_IN" in expected and len(expected) > 1 and self.kind != "for" and self.opener("_IN") is None:
             expected = expected - {"_IN"}           # 'in' here is the operator (x in list), not a loop's
-        for check in (self.statement_start, self.generator, self.double_equal, self.misspelt_keyword, self.comparison,
-                      self.missing_value, self.stray_closer, self.unclosed, self.missing_keyword, self.two_values):
+        for check in (self.statement_start, self.generator, self.double_equal, self.call_arguments, self.deal_to_player,
+                      self.misspelt_keyword, self.misspelt_previous, self.comparison, self.missing_value,
+                      self.stray_closer, self.unclosed, self.missing_keyword, self.two_values):
             found = check(tok, prev, expected, line, col)
             if found is not None:
                 return found
@@ -306,8 +311,8 @@ class _Syntax:
         forms = "move, shuffle, deal, let, set, extra turn, call or end game"
         if tok.type == "$END":
             return DSLSyntaxError(line, col, "the statement is empty", f"a statement starts with {forms}")
-        close = difflib.get_close_matches(str(tok), [t[1:].lower() for t in _STATEMENTS], n=1, cutoff=0.6)
-        hint = f"did you mean '{close[0]}'?" if close else f"a statement starts with {forms}"
+        close = closest(str(tok), [t[1:].lower() for t in _STATEMENTS])
+        hint = f"did you mean '{close}'?" if close else f"a statement starts with {forms}"
         if tok.type in _STARTS_VALUE and not close:
             hint += "; a value on its own does nothing"
         return DSLSyntaxError(line, col, f"a statement cannot start with {_show(tok)}", hint)
@@ -316,12 +321,45 @@ class _Syntax:
         if tok.type != "NAME":
             return None
         keywords = [t for t in _ORDER if t in expected and t.startswith("_")]
-        close = difflib.get_close_matches(str(tok), [t[1:].lower() for t in keywords], n=1, cutoff=0.6)
-        if not close:
+        close = closest(str(tok), [t[1:].lower() for t in keywords])
+        if close:
+            term = "_" + close.upper()
+            return DSLSyntaxError(line, col, f"{self.context(term)} expects '{close}' here, not '{tok}'",
+                                  f"did you mean '{close}'?")
+        close = closest(str(tok), [t[1:].lower() for t in _OPERATOR_WORDS if t in expected and
+                                   t[1].lower() == str(tok)[:1].lower()])   # not 'hand' for 'and'
+        if close and prev is not None:      # 'hand whre icons == 2', 'a adn b'
+            return DSLSyntaxError(line, col, f"expected an operator between {_show(prev)} and '{tok}'",
+                                  f"did you mean '{close}'?")
+        return None
+
+    def misspelt_previous(self, tok, prev, expected, line, col):
+        """A keyword misspelt just before the bad token, read as a name: 'move tpo of draw to hand'."""
+        if prev is None or prev.type != "NAME" or len(prev) < 3:
             return None
-        term = "_" + close[0].upper()
-        return DSLSyntaxError(line, col, f"{self.context(term)} expects '{close[0]}' here, not '{tok}'",
-                              f"did you mean '{close[0]}'?")
+        accepted = self.before_prev_accepts()
+        close = closest(str(prev), [t[1:].lower() for t in _KEYWORDS if t in accepted and
+                                    t[1].lower() == str(prev)[:1].lower()])
+        if close is None or close == str(prev):
+            return None
+        pline, pcol = self.at(prev)
+        return DSLSyntaxError(pline, pcol, f"'{prev}' is read as a name, so {_show(tok)} cannot follow it",
+                              f"did you mean '{close}'?")
+
+    def deal_to_player(self, tok, prev, expected, line, col):
+        """'deal 3 from draw to hand(p)': deal names the per-player zone bare; every player gets cards."""
+        if tok.type != "LPAR" or self.tokens[0].type != "_DEAL" or len(self.tokens) < 3 \
+                or self.tokens[-3].type != "_TO" or prev.type != "NAME":
+            return None
+        return DSLSyntaxError(line, col, f"deal gives cards to every player, each into their own '{prev}': "
+                              f"write the zone without (...)", f"it is written deal COUNT from ZONE to {prev}; "
+                              f"to give cards to one player, write move top N of ... to {prev}(...)")
+
+    def call_arguments(self, tok, prev, expected, line, col):
+        if tok.type != "LPAR" or len(self.tokens) != 3 or self.tokens[0].type != "_CALL":
+            return None
+        return DSLSyntaxError(line, col, f"a procedure takes no arguments: write call {prev}",
+                              "pass values to a procedure in vars or with let before the call")
 
     def generator(self, tok, prev, expected, line, col):
         if tok.type != "_FOR" or self.kind == "for":
@@ -344,8 +382,10 @@ class _Syntax:
             return DSLSyntaxError(pline, pcol, f"'{prev}' is a keyword and cannot stand here",
                                   f"expected {_describe(self.before_prev_accepts())}")
         end = f"; or end the {_KIND[self.kind]} after {_show(prev)}" if "$END" in expected else ""
-        return DSLSyntaxError(line, col, f"expected an operator between {_show(prev)} and {_show(tok)}",
-                              f"join two values with an operator such as +, == or and{end}")
+        hint = "did you mean '*'? (multiply with *)" if str(tok) in ("x", "X") and tok.type == "NAME" else \
+            "did you mean '=='? (compare with ==)" if str(tok) == "is" and tok.type == "NAME" else \
+            f"join two values with an operator such as +, == or and{end}"
+        return DSLSyntaxError(line, col, f"expected an operator between {_show(prev)} and {_show(tok)}", hint)
 
     def before_prev_accepts(self) -> set:
         """What the parser accepted where the token before the bad one stands."""
@@ -357,6 +397,10 @@ class _Syntax:
 
     def comparison(self, tok, prev, expected, line, col):
         if tok.type == "EQUAL" and "COMPOP" in expected:
+            after = self.text[tok.end_pos:tok.end_pos + 1]
+            if after and after in "<>":     # '=>' and '=<' for '>=' and '<='
+                return DSLSyntaxError(line, col, f"'={after}' is not an operator; the '=' comes second",
+                                      f"did you mean '{after}='?")
             return DSLSyntaxError(line, col, "'=' does not compare; write '==' to test whether two values are equal",
                                   "did you mean '=='?")
         return None

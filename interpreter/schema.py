@@ -8,7 +8,6 @@ so error paths are mapped back to the document's own keys before positions are l
 """
 from __future__ import annotations
 
-import difflib
 import functools
 import json
 import os
@@ -18,7 +17,7 @@ from typing import Any
 from jsonschema import Draft7Validator
 from jsonschema.exceptions import ValidationError, best_match
 
-from .errors import Diagnostic
+from .errors import Diagnostic, closest, did_you_mean
 from .loader import Document, Path
 
 SCHEMA_PATH = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
@@ -51,10 +50,17 @@ def validate(doc: Document) -> list[Diagnostic]:
     found: dict[Diagnostic, None] = {}
     errors = list(_validator().iter_errors(_to_json(doc.data)))
     misspelt = _misspelt_keys(doc, errors)
+    colonless = []          # keys such as 'discard {visible' (YAML read on past a missing ':')
     for error in errors:
+        if _is_bad_key(error) and _colon_missing(error.instance):
+            parent = _doc_path(doc.data, error.absolute_path)
+            colonless.append(parent + (_doc_key(_at(doc.data, parent), error.instance),))
+    for error in errors:
+        path = _doc_path(doc.data, error.absolute_path)
+        if any(path[:len(bad)] == bad for bad in colonless):
+            continue        # the value of such a key: reported once, as the missing ':'
         if error.validator == "required":
             # a missing key that an unknown key there misspells is reported once, as that unknown key
-            path = _doc_path(doc.data, error.absolute_path)
             diags = _missing(doc, path, error, skip=misspelt.get(path, set()))
         else:
             diags = _diagnose(doc, error)
@@ -69,13 +75,28 @@ def _misspelt_keys(doc: Document, errors) -> dict:
     for error in errors:
         if error.validator != "additionalProperties" or not isinstance(error.instance, dict):
             continue
-        allowed = list(error.schema.get("properties", {}))
         for key in error.instance:
-            if key not in allowed:
-                match = difflib.get_close_matches(str(key), allowed, n=1, cutoff=0.6)
-                if match:
-                    out.setdefault(_doc_path(doc.data, error.absolute_path), set()).add(match[0])
+            match = _meant_key(key, error)
+            if match:
+                out.setdefault(_doc_path(doc.data, error.absolute_path), set()).add(match)
     return out
+
+
+def _meant_key(key: Any, error: ValidationError) -> str | None:
+    """The allowed key an unknown key of a mapping stands for: a close spelling of one the mapping
+    lacks, else the one required key it lacks when this is its only unknown key ('do:' under an
+    'if' that has no 'then:'); None for a key that is allowed."""
+    allowed = list(error.schema.get("properties", {}))
+    patterns = list(error.schema.get("patternProperties", {}))
+    if key in allowed or any(re.search(p, str(key)) for p in patterns):
+        return None
+    absent = [k for k in allowed if k not in error.instance]
+    match = closest(key, absent) or closest(key, allowed)     # present: e.g. from a variant's base
+    if match:
+        return match
+    unknown = [k for k in error.instance if k not in allowed and not any(re.search(p, str(k)) for p in patterns)]
+    lacking = [k for k in error.schema.get("required", []) if k not in error.instance]
+    return lacking[0] if len(unknown) == 1 and len(lacking) == 1 else None
 
 
 # --- from JSON back to the document -------------------------------------------------------------
@@ -173,8 +194,7 @@ def _either(words: list[str]) -> str:
 
 def _did_you_mean(word: Any, candidates) -> str:
     """A 'did you mean' hint for a close candidate, else ''."""
-    match = difflib.get_close_matches(str(word), [str(c) for c in candidates], n=1, cutoff=0.6)
-    return f"did you mean '{match[0]}'?" if match else ""
+    return did_you_mean(word, candidates)
 
 
 def _explain(schema: dict) -> str:
@@ -199,7 +219,7 @@ def _resolve(schema: dict) -> dict:
 def _diagnose(doc: Document, error: ValidationError) -> list[Diagnostic]:
     """The diagnostics for one jsonschema error."""
     path = _doc_path(doc.data, error.absolute_path)
-    if list(error.absolute_schema_path)[-2:-1] == ["propertyNames"]:
+    if _is_bad_key(error):
         return _bad_key(doc, path, error)
     return _HANDLERS.get(error.validator, _other)(doc, path, error)
 
@@ -218,14 +238,34 @@ def _unknown_keys(doc: Document, path: Path, error: ValidationError) -> list[Dia
     for key in error.instance:
         if key in allowed or any(re.search(p, key) for p in patterns):
             continue
-        hint = _did_you_mean(key, allowed) or f"the keys allowed here are {', '.join(allowed)}"
+        meant = _meant_key(key, error)
+        hint = f"did you mean '{meant}'?" if meant else f"the keys allowed here are {', '.join(allowed)}"
         out.append(_diag(doc.key_pos(path + (_doc_key(node, key),)), f"unknown key '{key}' in {where}", hint))
     return out
+
+
+def _is_bad_key(error: ValidationError) -> bool:
+    """Whether error is a propertyNames error: a key that is not a valid name."""
+    return list(error.absolute_schema_path)[-2:-1] == ["propertyNames"]
+
+
+def _colon_missing(key: Any) -> str:
+    """The word before a missing ':' when YAML read 'recycled {visible: everyone}' as the key
+    'recycled {visible' (a name, a space, then more), else ''."""
+    m = re.match(r"^([A-Za-z_][A-Za-z0-9_]*)\s+\S", str(key))
+    return m.group(1) if m else ""
 
 
 def _bad_key(doc: Document, path: Path, error: ValidationError) -> list[Diagnostic]:
     """propertyNames — a key that is not a valid name here."""
     key = _doc_key(_at(doc.data, path), error.instance)
+    word = _colon_missing(key)
+    if word:
+        value = _at(doc.data, path + (key,))
+        written = f"{key}: {value}" if isinstance(value, (str, int, float)) and not isinstance(value, bool) else key
+        fixed = f"{word}: {written[len(word):].strip()}"
+        return [Diagnostic(doc.key_pos(path + (key,)), f"YAML syntax error: missing ':' after '{word}'",
+                           "yaml-syntax", f"did you mean '{fixed}'? a key is followed by ': ' and its value")]
     message = f"'{key}' is not a valid key in {_what(doc.data, path)}"
     return [_diag(doc.key_pos(path + (key,)), message, error.schema.get("description", ""))]
 

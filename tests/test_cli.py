@@ -179,6 +179,17 @@ def test_set_unknown_parameter_exit_1():
     assert "bogus" in err
 
 
+
+def test_set_errors_are_at_set_1_1(capsys):
+    """As the manual says, a --set mistake is reported at --set:1:1 (also in --json, 1-based)."""
+    code, out, err = call(capsys, "validate", R_ECO, "--json", "--set", "hand_limt=6", "--set", "reward_order.6=[1]")
+    errors = json.loads(out)["errors"]
+    assert code == 1 and [(e["file"], e["line"], e["column"], e["code"]) for e in errors] == [("--set", 1, 1, "bad-set")] * 2
+    assert "did you mean 'hand_limit'?" in errors[0]["hint"] and "2 to 5 players" in errors[1]["hint"]
+    code, out, err = call(capsys, "validate", R_ECO, "--set", "hand_limit=many")
+    assert code == 1 and err.startswith("--set:1:1: hand_limit: 'hand_limit' must be a number, not 'many'")
+
+
 # ---- record, replay ----
 def test_record_then_replay(record_file):
     record = json.loads(record_file.read_text(encoding="utf-8"))

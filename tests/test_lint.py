@@ -344,7 +344,7 @@ def test_lint_with_set(capsys, files):
     code, out, err = call(capsys, "lint", files["clean"], "--set", "hand_size=3")
     assert (code, out.strip()) == (0, f"{files['clean']}: no warnings")
     code, out, err = call(capsys, "lint", files["clean"], "--set", "hand_sise=3")
-    assert code == 1 and "--set: hand_sise" in err and "did you mean 'hand_size'?" in err
+    assert code == 1 and "--set:1:1: hand_sise" in err and "did you mean 'hand_size'?" in err
 
 
 def test_caret_lines_cut_a_long_line_around_the_column(tmp_path):
