@@ -41,14 +41,15 @@ def permute_hidden(prog, st, seat: int, rnd: random.Random, keep=()):
     return other
 
 
-def seeded_states(players: int, games: int, log: bool, per_game: int = 3):
-    """(program, state) at decisions with a choice, from seeded random games."""
-    prog = program(players)
+def seeded_states(players: int, games: int, log: bool, per_game: int = 3, prog=None, span=(4, 60)):
+    """(program, state) at decisions with a choice, from seeded random games (R-Eco unless prog
+    is given), stopping per_game times at random moves within span."""
+    prog = prog or program(players)
     out = []
     for seed in range(games):
         st = prog.new_state(seed, log=log)
         rnd = random.Random(seed)
-        stops = sorted(rnd.sample(range(4, 60), per_game))
+        stops = sorted(rnd.sample(range(*span), per_game))
         step = 0
         while not st.over and stops:
             moves = prog.legal_moves(st)

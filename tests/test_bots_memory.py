@@ -15,7 +15,7 @@ from interpreter.records import play_game
 from interpreter.views import view_of
 import helpers
 import lixo_helpers
-from test_bots import permute_hidden
+from test_bots import permute_hidden, seeded_states
 from memo_helpers import collect, containers, face_up, game, keep, names, start, turn_over
 
 
@@ -140,22 +140,7 @@ def test_memory_keeps_a_give_rather_than_hand_a_sorted_pair_away():
 
 def memo_states(players: int, games: int, per_game: int = 4):
     """(program, state) at seat decisions with a choice, from seeded random games with a log."""
-    prog = game().program(players)
-    out = []
-    for seed in range(games):
-        st = prog.new_state(seed, log=True)
-        rnd = random.Random(seed)
-        stops = sorted(rnd.sample(range(8, 120), per_game))
-        step = 0
-        while not st.over and stops:
-            moves = prog.legal_moves(st)
-            if step == stops[0]:
-                stops.pop(0)
-                if len(moves) > 1:
-                    out.append((prog, st.clone()))
-            prog.apply(st, moves[rnd.randrange(len(moves))])
-            step += 1
-    return out
+    return seeded_states(players, games, True, per_game, prog=game().program(players), span=(8, 120))
 
 
 @pytest.mark.parametrize("players", [2, 3])
