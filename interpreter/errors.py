@@ -106,7 +106,7 @@ def closest(word, candidates) -> str | None:
     """The candidate a misspelt word most likely meant, or None when none is close enough.
 
     Close means a few typing slips away (one for short words, up to three for long ones, none
-    for a single letter), or a word that is part of the candidate ('reward' for 'reward_order');
+    for a single letter), or a word that is part of the candidate ('bonus' for 'bonus_order');
     among equally close candidates the one with the same first letter, then the most similar,
     wins (so 'dwon' means 'down', not 'won')."""
     word = str(word)

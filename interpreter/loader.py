@@ -165,12 +165,12 @@ def _yaml_error(file: str, exc: yaml.YAMLError, text: str = "") -> Diagnostic:
             "replace the tab with spaces"
     elif context.startswith("while parsing a flow") and context_mark is not None and problem_mark is not None \
             and problem_mark.line == context_mark.line and _found(problem) in ("'['", "'{'"):
-        # [move dump[f] to hand]: a bracket inside an unquoted item of a [...] list
+        # [move pile[f] to hand]: a bracket inside an unquoted item of a [...] list
         inside = "[...] list" if "sequence" in context else "{...} mapping"
         message = f"YAML syntax error: unexpected {_found(problem)} inside this {inside}"
         row = text.split("\n")[context_mark.line] if text else ""
         item = row[context_mark.column + 1:row.rfind("]")].strip() if "sequence" in context else ""
-        example = f'["{item}"]' if item and "," not in item and '"' not in item else '["move top of draw to dump[m]"]'
+        example = f'["{item}"]' if item and "," not in item and '"' not in item else '["move top of draw to pile[c]"]'
         hint = f"quote each item that holds brackets or ': ', e.g. {example}"
     elif context.startswith("while parsing a flow") and context_mark is not None:
         bracket = "[" if "sequence" in context else "{"

@@ -250,8 +250,8 @@ def _is_bad_key(error: ValidationError) -> bool:
 
 
 def _colon_missing(key: Any) -> str:
-    """The word before a missing ':' when YAML read 'recycled {visible: everyone}' as the key
-    'recycled {visible' (a name, a space, then more), else ''."""
+    """The word before a missing ':' when YAML read 'discard {visible: everyone}' as the key
+    'discard {visible' (a name, a space, then more), else ''."""
     m = re.match(r"^([A-Za-z_][A-Za-z0-9_]*)\s+\S", str(key))
     return m.group(1) if m else ""
 
