@@ -39,8 +39,7 @@ class Bot:
 
     def __init__(self, seed: int = 0):
         self.rng = random.Random(seed)
-        self._memory = None     # (program, seat, log list, events fed, last event, Observer)
-        self._no_denial = None
+        self._memory = None     # follow(): the seat's Observer fed from the log
 
     def choose(self, program, st, moves: list):
         raise NotImplementedError
@@ -50,19 +49,25 @@ class Bot:
 
         One Observer per bot is fed only the events it has not read yet; it is rebuilt when the
         log is another one or was cut back (an undo)."""
-        log = st.log
-        if log is None:
+        if st.log is None:
             return None
-        mem = self._memory
-        if (mem is None or mem[0] is not program or mem[1] != seat or mem[2] is not log
-                or mem[3] > len(log) or (mem[3] and log[mem[3] - 1] is not mem[4])):
-            mem = [program, seat, log, 0, None, Observer(program, seat)]
-            self._memory = mem
-        obs, fed = mem[5], mem[3]
-        if fed < len(log):
-            obs.observe_all(log[fed:])
-            mem[3], mem[4] = len(log), log[-1]
-        return obs.view()
+        self._memory = mem = follow(self._memory, program, seat, st.log, lambda: Observer(program, seat),
+                                    lambda obs, new: obs.observe_all(new))
+        return mem[5].view()
+
+
+def follow(mem, program, seat: int, log: list, make, feed):
+    """A memory that follows a game's event log: [program, seat, log, events fed, last event, thing].
+
+    The thing (made by make()) is fed (feed(thing, events)) only the events it has not read yet;
+    it is made again when the log is another one or was cut back (an undo)."""
+    if (mem is None or mem[0] is not program or mem[1] != seat or mem[2] is not log
+            or mem[3] > len(log) or (mem[3] and log[mem[3] - 1] is not mem[4])):
+        mem = [program, seat, log, 0, None, make()]
+    if mem[3] < len(log):
+        feed(mem[5], log[mem[3]:])
+        mem[3], mem[4] = len(log), log[-1]
+    return mem
 
 
 class RandomBot(Bot):
@@ -172,6 +177,8 @@ class MemoryBot(Bot):
     spread = 4      # gambles sampled to estimate what follows a gamble
     budget = 160    # trial moves per decision beyond the first step
     least = 6       # trial moves each sure move may look through at least
+    _others = None    # follow(): the other seats' Observers, fed the events as this seat saw them
+    _no_denial = None  # (turn, decision) where a tie was found to deny the next player nothing
     far = 12          # own decisions left after which a tie is not broken that way
     tie_budget = 300  # trial moves to break a tie by what the next player could gain
 
@@ -311,18 +318,13 @@ class MemoryBot(Bot):
     def others_known(self, program, st, seat: int) -> dict:
         """Per other seat, the zones hidden from it where it knows a position, as far as this
         seat can tell from the events it saw (a sound lower bound of that seat's memory)."""
-        log = st.log
-        mem = getattr(self, "_others", None)
-        if (mem is None or mem[0] is not program or mem[1] != seat or mem[2] is not log
-                or mem[3] > len(log) or (mem[3] and log[mem[3] - 1] is not mem[4])):
-            mem = [program, seat, log, 0, None,
-                   {s: Observer(program, s) for s in range(program.players) if s != seat}]
-            self._others = mem
-        if mem[3] < len(log):
-            seen = for_seat(program, log[mem[3]:], seat)
-            for obs in mem[5].values():
+        def feed(observers, new):
+            seen = for_seat(program, new, seat)
+            for obs in observers.values():
                 obs.observe_all(seen)
-            mem[3], mem[4] = len(log), log[-1]
+        self._others = mem = follow(self._others, program, seat, st.log,
+                                    lambda: {s: Observer(program, s) for s in range(program.players) if s != seat},
+                                    feed)
         out = {}
         for s, obs in mem[5].items():
             v, bit = obs.view(), 1 << s
