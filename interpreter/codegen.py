@@ -11,11 +11,10 @@ The closure compiler (compiler.Program) stays as the reference backend in tests.
 from __future__ import annotations
 
 import builtins
-import dataclasses
 
 from . import engine as E
 from . import ir
-from .compiler import Program, _NO, _PURE, _numeric, index_of, join, may_change, multiply, numbers, subst
+from .compiler import Program, _NO, _PURE, _children, _numeric, index_of, join, may_change, multiply, numbers, subst
 from .errors import RuleRuntimeError
 from .statements import ask_op, endless_loop, too_many_turns
 
@@ -664,13 +663,4 @@ class _Helpers:
 def _binds_card(e) -> bool:
     """Whether e holds a `where` filter, inside which a card attribute means another card (so a
     card attribute passed in cannot be written into the body as it stands)."""
-    if isinstance(e, ir.Filter):
-        return True
-    if not isinstance(e, ir.Expr):
-        return False
-    for f in dataclasses.fields(e):
-        v = getattr(e, f.name)
-        if isinstance(v, ir.Expr) and _binds_card(v) or \
-                isinstance(v, tuple) and any(_binds_card(x) for x in v):
-            return True
-    return False
+    return isinstance(e, ir.Filter) or any(_binds_card(x) for x in _children(e))

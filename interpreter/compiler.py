@@ -715,6 +715,7 @@ def is_static(e, depth: int = 0) -> bool:
 
 
 def _children(e) -> list:
+    """The expressions directly inside e."""
     out = []
     for f in dataclasses.fields(e):
         v = getattr(e, f.name)
