@@ -310,7 +310,8 @@ class Checker:
             if visible == "owner" and not per_player:
                 self.error(path + ("visible",), f"zone '{name}' belongs to the table, so it has no owner to see it",
                            "zone", "use visible: everyone or nobody, or owner: each")
-            self.zones[name] = ir.ZoneDecl(name, i, per_player, spec.get("per"), visible, [], self.pos(path))
+            self.zones[name] = ir.ZoneDecl(name, i, per_player, spec.get("per"), visible, [], self.pos(path),
+                                           spec.get("alike") is True)
 
     def finish_zone(self, decl: ir.ZoneDecl) -> None:
         path = ("zones", decl.name)

@@ -565,25 +565,29 @@ class GeneratedProgram(Program):
         d, src, vis = self.zone_src(s.dest, {}), s.cards, self.k(self.zone_vis)
         m, b = self.fresh("m"), s.bottom
         log = f"if st.log is not None: E.log_move(st, {{z}}, {d}, {m}, {vis}, {b})"
+        # a zone declared alike: only its moves check the cards' types (the others cost nothing)
+        check = (lambda cs: [f"{self.k(self.check_alike)}(st, {cs}, {d}, {self.k(s.pos)})"]) \
+            if s.dest.decl.alike else (lambda cs: [])
         if isinstance(src, ir.ZoneRef):
             z, zv = self.zone_src(src, {}), self.fresh("z")
             c = self.fresh("c")
             same = "" if (z.isdigit() and d.isdigit() and z != d) else f" and {zv} is not Z[{d}]"
             put = f"Z[{d}][0:0] = {m}" if b else f"Z[{d}].extend({m})"
-            return [f"{zv} = Z[{z}]", f"if {zv}{same}:", f"    {m} = {zv}[:]", f"    {zv}.clear()",
-                    f"    {put}", f"    for {c} in {m}: L[{c}] = {d}",
-                    "    " + log.format(z=z)]
+            return [f"{zv} = Z[{z}]", f"if {zv}{same}:"] + _indent(check(zv)) + [
+                f"    {m} = {zv}[:]", f"    {zv}.clear()", f"    {put}", f"    for {c} in {m}: L[{c}] = {d}",
+                "    " + log.format(z=z)]
         if isinstance(src, ir.TopN) and isinstance(src.cards, ir.ZoneRef):
             z = self.zone_src(src.cards, {})
             n = self.x(src.count, {}) if src.count is not None else "1"
             trig = self.trigger_names[src.cards.decl.name]
-            return [f"{m} = E.take_top(st, {z}, {n}, {trig}, {src.bottom})", f"if {m}:",
-                    f"    E.place(st, {m}, {d}, {b})", "    " + log.format(z=z)]
+            return [f"{m} = E.take_top(st, {z}, {n}, {trig}, {src.bottom})", f"if {m}:"] + _indent(check(m)) + [
+                f"    E.place(st, {m}, {d}, {b})", "    " + log.format(z=z)]
         # cards from several zones land group by group, in the order the events tell it
         # (under a pile, the last group goes first, so that the groups keep their order)
         groups = f"reversed(E.remove(st, {m}))" if b else f"E.remove(st, {m})"
-        return [f"{m} = list({self.x(src, {})})", f"if {m}:",
-                f"    for _z, _cs in {groups}:", f"        E.place(st, _cs, {d}, {b})",
+        return [f"{m} = list({self.x(src, {})})", f"if {m}:", f"    for _z, _cs in {groups}:"] + \
+            _indent(_indent(check("_cs"))) + [
+                f"        E.place(st, _cs, {d}, {b})",
                 f"        if st.log is not None: E.log_move(st, _z, {d}, _cs, {vis}, {b})"]
 
 

@@ -46,6 +46,7 @@ class Program(Statements, Runtime):
     def layout_zones(self) -> None:
         """Give every zone instance an index: families and per-player zones expand."""
         self.zone_names, self.zone_decl, self.zone_owner, self.zone_vis = [], [], [], []
+        self.zone_alike = []
         self.zone_base, self.family = {}, {}
         everyone = (1 << self.players) - 1
         for decl in self.rules.zones:
@@ -68,6 +69,7 @@ class Program(Statements, Runtime):
                     self.zone_owner.append(owner)
                     vis = {"everyone": everyone, "nobody": 0}.get(decl.visible, 1 << (owner or 0))
                     self.zone_vis.append(vis)
+                    self.zone_alike.append(decl.alike)
         self.zone_width = {d.name: len(self.family[d.name]) for d in self.rules.zones}
 
     def layout_vars(self) -> None:

@@ -28,6 +28,7 @@ class ZoneDecl:
     visible: str               # everyone | owner | nobody
     on_empty: list             # statements (no decisions)
     pos: Pos
+    alike: bool = False        # every move into an empty zone of the family brings one card type
 
 
 @dataclass(eq=False)

@@ -27,6 +27,19 @@ class Runtime:
         E.run(st, self.code, self.where, self.limits.steps, self.loops)
         return st
 
+    def check_alike(self, st: E.State, cards: list, d: int, pos) -> None:
+        """A zone declared `alike` takes one card type while it is empty: refuse a mixed move into it."""
+        if st.zones[d] or not cards:
+            return
+        types = self.card_type
+        first = types[cards[0]]
+        other = next((types[c] for c in cards if types[c] != first), None)
+        if other is not None:
+            names = self.type_names
+            raise RuleRuntimeError(pos, f"zone '{self.zone_decl[d].name}' is declared alike, but this move puts "
+                                   f"{names[first]} and {names[other]} into the empty {self.zone_names[d]}: "
+                                   "fill it with one type at a time, or drop 'alike'")
+
     def initial(self) -> tuple:
         """Cards in their start zones, variables set, and the setup's deterministic first statements
         done — the same for every game, so computed once: (zones, loc, vars, events)."""

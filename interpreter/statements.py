@@ -391,6 +391,7 @@ class Statements:
 
     def s_MoveS(self, s):
         dst_of, src, vis, under = _fixed(self.zone_index(s.dest)), s.cards, self.zone_vis, s.bottom
+        guard, pos = (self.check_alike if s.dest.decl.alike else None), s.pos
         if isinstance(src, ir.ZoneRef):
             src_of = _fixed(self.zone_index(src))
 
@@ -399,6 +400,8 @@ class Statements:
                 cards = st.zones[z]
                 if not cards or z == d:
                     return
+                if guard:
+                    guard(st, cards, d, pos)
                 moved = cards[:]
                 cards.clear()
                 E.place(st, moved, d, under)
@@ -414,6 +417,8 @@ class Statements:
                 z, d = src_of(st), dst_of(st)
                 moved = E.take_top(st, z, count(st, None), trig[0], bottom)
                 if moved:
+                    if guard:
+                        guard(st, moved, d, pos)
                     E.place(st, moved, d, under)
                     if st.log is not None:
                         E.log_move(st, z, d, moved, vis, under)
@@ -428,6 +433,8 @@ class Statements:
             groups = E.remove(st, cards)
             # group by group, in the order the events tell it; under a pile the last group goes first
             for z, group in (reversed(groups) if under else groups):
+                if guard:
+                    guard(st, group, d, pos)
                 E.place(st, group, d, under)
                 if st.log is not None:
                     E.log_move(st, z, d, group, vis, under)

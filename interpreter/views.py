@@ -64,6 +64,12 @@ class Observer:
             self.slots[z].append(c)
             self.known[z][self.card_type[c]] += 1
             self.kinds[z].add(self.card_kind[c])
+        # zones declared `alike` (one card type per fill): per zone, while it holds one fill, the
+        # unseen departures whose type it does not know yet [(dst, cards, departures from dst)];
+        # None when the zone is not known to hold one type
+        self.alike = getattr(program, "zone_alike", None) or [False] * n
+        self.fill: list = [None] * n
+        self.departures = [0] * n
         self.turn, self.current, self.over = 0, None, False
         self.vars: dict = _initial_vars(program)
         self.events = 0
@@ -75,7 +81,9 @@ class Observer:
         if kind == MOVE:
             _, src, dst, cards, mask = event[:5]
             bottom = len(event) > 5 and event[5]
-            if isinstance(cards, int) or not mask & self.bit:
+            was_empty = not self.slots[dst]
+            seen = not isinstance(cards, int) and mask & self.bit
+            if not seen:
                 self.kinds[dst] |= self.kinds[src]
                 self._unseen(src, dst, cards if isinstance(cards, int) else len(cards), bottom)
             else:
@@ -83,6 +91,13 @@ class Observer:
                 self._seen(src, dst, cards, bottom)
             if not self.slots[src]:
                 self.kinds[src] = set()
+            self.departures[src] += 1
+            if self.fill[src] is not None:
+                self._left_alike(src, dst, cards if seen else None, cards if isinstance(cards, int) else len(cards))
+            if self.alike[dst]:
+                self.fill[dst] = [] if was_empty else None
+                if was_empty and self.known[dst]:
+                    self._learn(dst, next(iter(self.known[dst])))
         elif kind == SHUFFLE:
             slots = self.slots[event[1]]
             seen = len(event) > 3 and event[3] >> self.seat & 1 and event[2] is not None
@@ -125,6 +140,23 @@ class Observer:
         slots[:] = [None] * max(0, before - d)
         self.known[dst].update(gain)
         self._enter(dst, [None] * d, bottom)
+
+    def _left_alike(self, src: int, dst: int, cards, d: int) -> None:
+        """d cards left src, a zone holding one fill of one type: a card seen tells the type of
+        the rest (and of the cards that left it unseen before); else note where they went."""
+        if cards:
+            self._learn(src, self.card_type[cards[0]])
+        elif not self.known[src]:
+            self.fill[src].append((dst, d, self.departures[dst]))
+
+    def _learn(self, z: int, t: int) -> None:
+        """Zone z holds one fill of type t: so does every card that left it unseen and still lies
+        where it went (nothing has left that zone since)."""
+        self.known[z] = Counter({t: len(self.slots[z])}) if self.slots[z] else Counter()
+        for dst, d, departures in self.fill[z]:
+            if self.departures[dst] == departures:
+                self.known[dst][t] += d
+        self.fill[z] = []
 
     def _enter(self, dst: int, entries: list, bottom: bool) -> None:
         """Cards enter on top, or under the cards already there (the positions above shift up)."""

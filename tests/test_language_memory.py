@@ -852,3 +852,168 @@ def test_moves_to_the_bottom_give_the_same_game_on_both_backends(write):
             runs.append((st.zones, st.loc, st.vars, st.turn, st.log, shown, p.result(st)))
         assert runs[0] == runs[1]
         assert any(len(e) > 5 for e in runs[0][4] if e[0] == E.MOVE)
+
+
+# ---------------------------------------------------------------- alike zones
+
+# Three face-down piles, each filled with the three tiles of one colour; a player draws the top
+# tile of a pile (seen by that player only) or puts a tile from hand under a pile, or throws one
+# away face down.
+ALIKE = """
+    name: alike piles
+    players: {min: 2, max: 3}
+    params:
+      colours: [red, blue, green]
+    cards:
+      tile:
+        for: {colour: colours}
+        name: "{colour}"
+        count: 3
+        start: bag
+    zones:
+      bag: {visible: nobody}
+      pile: {per: "numbers(3)", visible: nobody, alike: true}
+      hand: {owner: each, visible: owner}
+      away: {visible: nobody}
+    setup:
+      - shuffle bag
+      - for: s in numbers(3)
+        do:
+          - let c = last(bag).colour
+          - move bag where colour == c to pile[s]
+    turn:
+      steps:
+        - step: play
+          do:
+            - choose: act
+              options:
+                draw:
+                  do:
+                    - choose: which
+                      from: numbers(3)
+                      where: count(pile[which]) > 0
+                    - move top of pile[which] to hand
+                back:
+                  cards: hand
+                  count: 1
+                  do:
+                    - choose: under
+                      from: numbers(3)
+                    - move back to bottom of pile[under]
+                toss:
+                  cards: hand
+                  count: 1
+                  do: ["move toss to away"]
+    end: {when: "turn > 6"}
+    score: count(hand)
+"""
+
+
+def pile_colours(p, st) -> dict:
+    """{pile: its colour} as the setup dealt it."""
+    return {s: p.type_names[types_in(p, st, f"pile[{s}]")[0]] for s in (1, 2, 3)}
+
+
+def known(p, st, seat: int, zone: str) -> dict:
+    """The seat's K of a zone, by type name."""
+    return {p.type_names[t]: n for t, n in view_of(p, st.log, seat).known_cards(zone).items()}
+
+
+def draw(p, st, pile: int) -> None:
+    do(p, st, "draw")
+    do(p, st, f"which: {pile}")
+
+
+def test_alike_zones_are_each_filled_with_one_type_and_nobody_knows_which(make):
+    p = make(ALIKE)
+    st = p.new_state(1, log=True)
+    colours = pile_colours(p, st)
+    assert sorted(colours.values()) == ["blue", "green", "red"]
+    for s in (1, 2, 3):
+        assert names(p, st, f"pile[{s}]") == [colours[s]] * 3
+        assert known(p, st, 0, f"pile[{s}]") == known(p, st, 1, f"pile[{s}]") == {}
+
+
+def test_a_seat_that_sees_a_card_leave_an_alike_zone_knows_the_rest_of_it(make):
+    p = make(ALIKE)
+    st = p.new_state(1, log=True)
+    colour = pile_colours(p, st)[2]
+    draw(p, st, 2)                                          # seat 0 sees the tile it drew
+    assert known(p, st, 0, "pile[2]") == {colour: 2}
+    assert known(p, st, 1, "pile[2]") == {}                 # seat 1 saw nothing
+    assert known(p, st, 1, "hand(0)") == {}
+
+
+def test_what_left_an_alike_zone_unseen_is_known_once_its_type_is(make):
+    p = make(ALIKE)
+    st = p.new_state(2, log=True)
+    colour = pile_colours(p, st)[1]
+    draw(p, st, 1)                                          # seat 0 draws; seat 1 does not see what
+    assert known(p, st, 1, "hand(0)") == {}
+    draw(p, st, 1)                                          # seat 1 draws from the same pile
+    assert known(p, st, 1, "hand(0)") == {colour: 1}        # so seat 0's tile is that colour too
+    assert known(p, st, 1, "pile[1]") == {colour: 1}
+    assert known(p, st, 0, "hand(1)") == {colour: 1}        # seat 0 knew the pile: seat 1's draw too
+
+
+def test_a_card_put_under_an_alike_zone_ends_what_its_fill_tells(make):
+    p = make(ALIKE)
+    st = p.new_state(3, log=True)
+    colours = pile_colours(p, st)
+    draw(p, st, 1)                                          # seat 0: a tile of pile 1
+    draw(p, st, 2)                                          # seat 1: a tile of pile 2
+    do(p, st, "back: 1*" + colours[1])                      # seat 0 puts its tile back ...
+    do(p, st, "under: 3")                                   # ... under pile 3 (seat 1 does not see it)
+    assert known(p, st, 0, "pile[3]") == {colours[1]: 1}    # seat 0 knows only the tile it put there
+    draw(p, st, 3)                                          # seat 1 draws the top of pile 3
+    # pile 3 holds two types now: seat 1's tile tells nothing of the rest
+    assert known(p, st, 1, "pile[3]") == {}
+
+
+def test_an_unseen_card_that_may_have_moved_on_is_not_known(make):
+    p = make(ALIKE)
+    st = p.new_state(4, log=True)
+    colours = pile_colours(p, st)
+    draw(p, st, 1)                                          # seat 0 draws from pile 1, unseen
+    draw(p, st, 2)
+    draw(p, st, 3)                                          # seat 0 draws from pile 3, unseen
+    draw(p, st, 3)                                          # seat 1 learns pile 3's colour ...
+    assert known(p, st, 1, "hand(0)") == {colours[3]: 1}    # ... so that of seat 0's tile from it
+    do(p, st, "toss: 1*" + colours[1])                      # seat 0 throws one tile away, unseen
+    assert known(p, st, 1, "hand(0)") == {}                 # it may have been that one
+    draw(p, st, 1)                                          # seat 1 learns pile 1's colour
+    # the tile seat 0 drew from pile 1 may be the one it threw away: still not known in its hand
+    assert known(p, st, 1, "hand(0)") == {}
+    assert known(p, st, 1, "pile[1]") == {colours[1]: 1}
+
+
+def test_determinised_copies_deal_an_alike_zones_known_type(make):
+    p = make(ALIKE)
+    st = p.new_state(5, log=True)
+    colours = pile_colours(p, st)
+    draw(p, st, 3)
+    view = view_of(p, st.log, 0)
+    for seed in range(5):
+        copy = determinise(p, st, 0, random.Random(seed), view)
+        assert names(p, copy, "pile[3]") == [colours[3]] * 2
+
+
+def test_filling_an_empty_alike_zone_with_two_types_stops_the_game_at_the_move(make):
+    text = ALIKE.replace("move bag where colour == c to pile[s]", "move top 2 of bag to pile[s]")
+    p = make(text)
+    with pytest.raises(RuleRuntimeError) as exc:
+        for seed in range(20):                              # some seed deals two colours on top
+            p.new_state(seed, log=False)
+    assert exc.value.pos.line == line_of(text, "move top 2 of bag to pile[s]")
+    assert "declared alike" in str(exc.value) and "empty pile[" in str(exc.value)
+
+
+def test_a_card_of_another_type_may_join_a_zone_that_is_not_empty(make):
+    p = make(ALIKE)
+    st = p.new_state(6, log=True)
+    colours = pile_colours(p, st)
+    draw(p, st, 1)
+    draw(p, st, 2)
+    do(p, st, "back: 1*" + colours[1])
+    do(p, st, "under: 2")                                   # pile 2 holds two types now: allowed
+    assert names(p, st, "pile[2]") == [colours[1], colours[2], colours[2]]
