@@ -25,7 +25,7 @@ from __future__ import annotations
 import random
 
 from . import rng
-from .engine import State
+from .engine import MOVE, State
 from .errors import RuleRuntimeError
 from .events import for_seat
 from .views import Observer
@@ -181,6 +181,10 @@ class MemoryBot(Bot):
     _no_denial = None  # (turn, decision) where a tie was found to deny the next player nothing
     far = 12          # own decisions left after which a tie is not broken that way
     tie_budget = 300  # trial moves to break a tie by what the next player could gain
+    # Up to this many gambles of one decision are all valued, not sampled: in one world each
+    # shows another hidden card, so together they are the spread of what may be hidden (e.g. how
+    # many of the unknown places hold a card that completes a pair), where a sample is a guess.
+    all_gambles = 60
 
     def choose(self, program, st, moves):
         if len(moves) == 1:
@@ -191,8 +195,9 @@ class MemoryBot(Bot):
         for _ in range(self.samples if len(moves) <= self.few else 1):
             known: set = set()
             w = determinise(program, st, seat, self.rng, view, known)
-            worlds.append((w, guessed_cards(program, w, seat, known), hidden_cards(program, w, seat)))
-        self._seen, self._chance = {}, {}
+            w.log = []                      # the look-ahead reads what each trial move shows from its events
+            worlds.append((w, set(guessed_cards(program, w, seat, known)), set(hidden_cards(program, w, seat))))
+        self._seen, self._chance, self._classified = {}, {}, set()
         sure, gambles = [], []              # (one-step mean margin, move, its copy in each world)
         for move in moves:
             total, shown, trials = 0, 0, []
@@ -200,9 +205,9 @@ class MemoryBot(Bot):
                 trial = w.clone()
                 program.apply(trial, move)
                 total += margin(program, trial, seat)
-                shown += shows(program, trial, seat, guessed)
+                shown += shows(program, w, trial, seat, guessed)
                 trials.append(trial)
-            self._seen[move] = (not shown, shown_types(program, trials[0], seat, worlds[0][2]))
+            self._seen[move] = (not shown, shown_types(program, worlds[0][0], trials[0], seat, worlds[0][2]))
             (gambles if shown else sure).append((total / len(worlds), move, trials))
         # half the budget looks through the sure moves (in every world), half samples what
         # follows the gambles (in the first)
@@ -223,7 +228,7 @@ class MemoryBot(Bot):
         if gambles:
             chance = sum(g[0] for g in gambles) / len(gambles)
             if self.depth > 1:
-                picked = self.pick(gambles, self.budget // 2 // (self.spread + 1))
+                picked = self.pick(gambles, max(self.all_gambles, self.budget // 2 // (self.spread + 1)))
                 total = 0
                 for _, move, trials in picked:
                     self._left = self.spread + 1
@@ -246,7 +251,9 @@ class MemoryBot(Bot):
         if depth <= 0 or st.over or st.decider != seat or self._left <= 0:
             return margin(program, st, seat)
         sure, gambles = [], []
-        for move in program.legal_moves(st):
+        moves = program.legal_moves(st)
+        self.classify(program, st, seat, moves, guessed, hidden)
+        for move in moves:
             if self._left <= 0:
                 break
             seen = self._seen.get(move)
@@ -256,8 +263,8 @@ class MemoryBot(Bot):
             if seen is not None and seen[1] and path and not seen[1] & path:
                 continue                    # shows only types unrelated to the way here
             trial = self.played(program, st, move)
-            types = shown_types(program, trial, seat, hidden)
-            is_sure = not shows(program, trial, seat, guessed)
+            types = shown_types(program, st, trial, seat, hidden)
+            is_sure = not shows(program, st, trial, seat, guessed)
             self._seen[move] = (is_sure, types)
             (sure if is_sure else gambles).append((trial, types))
         best = None
@@ -271,12 +278,28 @@ class MemoryBot(Bot):
             gain = self._chance.get(key)
             if gain is None:                # what is left of the share buys a closer mean
                 picked = [g[0] if isinstance(g[0], State) else self.played(program, st, g)
-                          for g in self.pick(gambles, max(self.spread, self._left))]
+                          for g in self.pick(gambles, max(self.all_gambles, self._left))]
                 gain = sum(margin(program, g, seat) for g in picked) / len(picked) - margin(program, st, seat)
                 self._chance[key] = gain
             chance = margin(program, st, seat) + gain
             best = chance if best is None or chance > best else best
         return margin(program, st, seat) if best is None else best
+
+    def classify(self, program, st, seat: int, moves: list, guessed: list, hidden: list) -> None:
+        """The first time the look-ahead meets a decision, try each of its moves once to learn which
+        are sure and what they show; later paths then skip, at no cost, the moves that show only
+        types unrelated to their way (e.g. every second card but the partner of the first), where
+        the budget would otherwise run out on the first moves in order."""
+        key = (st.pending.index, st.decider)
+        if key in self._classified or len(moves) > self.all_gambles:
+            return
+        self._classified.add(key)
+        for move in moves:
+            if move not in self._seen:
+                trial = st.clone()
+                program.apply(trial, move)
+                self._seen[move] = (not shows(program, st, trial, seat, guessed),
+                                    shown_types(program, st, trial, seat, hidden))
 
     def deny(self, program, st, world, seat: int, moves: list) -> list:
         """Among sure moves of equal worth, the ones that leave the next player least to gain
@@ -302,9 +325,9 @@ class MemoryBot(Bot):
             value = margin(program, trial, seat)
             if not trial.over and trial.decider in known:
                 other = trial.decider
-                hidden = hidden_cards(program, trial, other)
-                guessed = [c for c in hidden if trial.loc[c] not in known[other]]
-                self._seen, self._chance, self._left = {}, {}, self.budget // 2
+                hidden = set(hidden_cards(program, trial, other))
+                guessed = {c for c in hidden if trial.loc[c] not in known[other]}
+                self._seen, self._chance, self._left, self._classified = {}, {}, self.budget // 2, set()
                 value = -self.value(program, trial, other, guessed, hidden, frozenset(), self.depth)
                 spent += self.budget // 2 - self._left
             if best_value is None or value > best_value:
@@ -353,10 +376,18 @@ def hidden_cards(program, st, seat: int) -> list:
     return [c for z, vis in enumerate(program.zone_vis) if not vis & mask for c in st.zones[z]]
 
 
-def shown_types(program, st, seat: int, hidden: list) -> frozenset:
-    """The types of the cards (hidden before a trial move) that the seat sees now."""
-    mask, vis, loc, ctype = 1 << seat, program.zone_vis, st.loc, program.card_type
-    return frozenset(ctype[c] for c in hidden if vis[loc[c]] & mask)
+def sight(program, before, after, seat: int) -> list:
+    """The cards hidden from seat in `before` that it saw move on the way to `after` (a copy of
+    before played on, both keeping an event log): a card turned up and down again was seen too."""
+    bit, vis, loc = 1 << seat, program.zone_vis, before.loc
+    return [c for e in after.log[len(before.log):] if e[0] == MOVE and e[4] & bit
+            for c in e[3] if not vis[loc[c]] & bit]
+
+
+def shown_types(program, before, after, seat: int, hidden: set) -> frozenset:
+    """The types of the cards of `hidden` the seat saw on the way from before to after."""
+    ctype = program.card_type
+    return frozenset(ctype[c] for c in sight(program, before, after, seat) if c in hidden)
 
 
 def guessed_cards(program, st, seat: int, known: set) -> list:
@@ -364,10 +395,9 @@ def guessed_cards(program, st, seat: int, known: set) -> list:
     return [c for c in hidden_cards(program, st, seat) if c not in known]
 
 
-def shows(program, st, seat: int, guessed: list) -> int:
-    """How many guessed cards (hidden before the trial move) lie where the seat sees them now."""
-    mask, vis, loc = 1 << seat, program.zone_vis, st.loc
-    return sum(1 for c in guessed if vis[loc[c]] & mask)
+def shows(program, before, after, seat: int, guessed: set) -> int:
+    """How many guessed cards the seat saw on the way from before to after."""
+    return sum(1 for c in set(sight(program, before, after, seat)) if c in guessed)
 
 
 def rollout(program, st, seat: int, turn: int, gen: random.Random, depth: int) -> None:

@@ -2,7 +2,9 @@
 
 What the issue asks of it, one test each: it collects every pair it knows; else it turns an
 unknown card and completes the pair when it knows where the partner lies; else it turns another
-unknown card; it uses a kept truck when that gains it cards. It never reads what its seat has not
+unknown card; it uses a kept truck when that gains it sorted cards, sheds its own unsorted pairs
+(to a player they do not fit either) or costs an opponent sorted cards it deduces from the public
+stack choices; a Shuffle mixes the pairs the next player knows. It never reads what its seat has not
 seen (leak test), is reproducible from its seed, plays legal moves in every shipped ruleset, and
 beats random clearly (the 2,000-game figures are measured with `cardrules simulate`, README).
 """
@@ -109,18 +111,29 @@ NO_PAIRS = {1: "organic:1", 2: "glass:4", 3: "organic:2", 4: "glass:3"}
 def test_memory_uses_a_kept_take_on_another_players_pair():
     prog, st = start(2, grid=NO_PAIRS)
     keep(prog, st, 0, ["truck:take"])
+    collect(prog, st, 1, ["paper:3", "paper:3"])             # sorted for both (paper containers)
+    next_own_turn(prog, st)
+    moves = play_own_turns(prog, st, 1)
+    assert moves[0].startswith("take") and names(prog, st, "won(0)")[:2] == ["paper:3", "paper:3"], moves
+
+
+def test_memory_keeps_a_take_rather_than_take_a_pair_that_fits_nobody():
+    # a pair unsorted for both seats: taking it only adds to the taker's unsorted cards (the tie-break)
+    prog, st = start(2, grid=NO_PAIRS)
+    keep(prog, st, 0, ["truck:take"])
     collect(prog, st, 1, ["metal:3", "metal:3"])
     next_own_turn(prog, st)
     moves = play_own_turns(prog, st, 1)
-    assert moves[0].startswith("take") and names(prog, st, "won(0)") == ["metal:3", "metal:3"], moves
+    assert moves[0] == "stop" and names(prog, st, "won(1)") == ["metal:3", "metal:3"], moves
 
 
 def test_memory_swaps_an_unsorted_pair_for_a_sorted_one():
-    prog, st = start(2, grid=NO_PAIRS, draws=[(1, 2, 3), (3, 4, 5)])   # seat 0: paper, plastic, glass
+    # both seats drew from stacks 1, 2, 3 (paper, plastic, glass): each knows the other's containers
+    prog, st = start(2, grid=NO_PAIRS)
     assert sorted(containers(prog, st, 0)) == ["container:glass", "container:paper", "container:plastic"]
     keep(prog, st, 0, ["truck:swap"])
-    collect(prog, st, 0, ["metal:2", "metal:2"])             # unsorted for seat 0
-    collect(prog, st, 1, ["paper:4", "paper:4"])             # sorted for seat 0
+    collect(prog, st, 0, ["metal:2", "metal:2"])             # unsorted for seat 0 (and for seat 1)
+    collect(prog, st, 1, ["paper:4", "paper:4"])             # sorted for seat 0 (and for seat 1)
     next_own_turn(prog, st)
     moves = play_own_turns(prog, st, 2)
     assert moves[0].startswith("swap"), moves
@@ -134,8 +147,49 @@ def test_memory_keeps_a_give_rather_than_hand_a_sorted_pair_away():
     collect(prog, st, 0, ["paper:4", "paper:4"])             # sorted for seat 0
     next_own_turn(prog, st)
     moves = play_own_turns(prog, st, 3)
-    assert moves[0] == "stop" and names(prog, st, "won(0)") == ["paper:4", "paper:4"], moves
-    assert names(prog, st, "kept(0)") == ["truck:give"]
+    assert moves[0] == "stop" and names(prog, st, "won(0)").count("paper:4") == 2, moves
+    assert names(prog, st, "kept(0)") == ["truck:give"] and "paper:4" not in names(prog, st, "won(1)")
+
+
+THREE_NO_PAIRS = {**NO_PAIRS, 5: "metal:4", 6: "paper:3"}
+
+
+def next_own_turn_of_three(prog, st) -> None:
+    """Seats 0, 1 and 2 each turn two cards that do not match: seat 0's next turn begins."""
+    turn_over(prog, st, 1, 2)
+    turn_over(prog, st, 3, 4)
+    turn_over(prog, st, 5, 6)
+    assert st.decider == 0
+
+
+def test_memory_gives_an_unsorted_pair_to_a_player_it_does_not_fit_either():
+    # seats 0 and 1 drew from stacks 1, 2, 3 (paper, plastic, glass): seat 0 saw those stacks'
+    # types and that seat 1 drew from them; seat 2 drew from stacks 3, 4, 5 (glass and two others)
+    prog, st = start(3, grid=THREE_NO_PAIRS, draws=[(1, 2, 3), (1, 2, 3), (3, 4, 5)])
+    keep(prog, st, 0, ["truck:give"])
+    collect(prog, st, 0, ["metal:2", "metal:2"])             # fits none of seat 0's containers
+    next_own_turn_of_three(prog, st)
+    for seed in range(3):
+        trial = st.clone()
+        moves = play_own_turns(prog, trial, seed)
+        assert moves[:3] == ["give: 1*truck:give", "mine: 2*metal:2", "receiver: 1"], (seed, moves)
+        assert names(prog, trial, "won(1)") == ["metal:2", "metal:2"]
+
+
+def test_memory_takes_the_pair_whose_loss_costs_its_owner_sorted_cards():
+    # seat 1 drew from stack 3 after seat 0 had seen it holds glass: seat 0 knows seat 1 has a
+    # glass container. Seat 2 drew paper and plastic (stacks 1, 2) and one from stack 4.
+    prog, st = start(3, grid=THREE_NO_PAIRS, draws=[(1, 2, 3), (3, 4, 5), (1, 2, 4)])
+    keep(prog, st, 0, ["truck:take"])
+    collect(prog, st, 1, ["glass:1", "glass:1"])             # sorted for seat 1
+    collect(prog, st, 2, ["glass:2", "glass:2"])             # unsorted for seat 2
+    view = view_of(prog, st.log, 0)
+    assert {prog.type_names[t] for t in view.known_cards("containers(1)")} == {"container:glass"}
+    next_own_turn_of_three(prog, st)
+    for seed in range(4):
+        trial = st.clone()
+        moves = play_own_turns(prog, trial, seed)
+        assert moves[:3] == ["take: 1*truck:take", "victim: 1", "theirs: 2*glass:1"], (seed, moves)
 
 
 def memo_states(players: int, games: int, per_game: int = 4):

@@ -120,19 +120,35 @@ def test_setup_containers_lie_in_5_stacks_of_4_each_of_one_type_placed_at_random
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_setup_stacks_are_face_down_nobody_knows_which_stack_holds_which_type(players):
-    prog, st = start(players, stacks=("metal", "organic", "paper", "glass", "plastic"),
-                     draws=[(1, 2, 3), (2, 3, 4), (3, 4, 5), (1, 4, 5)][:players])
-    assert all(stack_sizes(prog, st))
+    order = ("metal", "organic", "paper", "glass", "plastic")
+    prog, st = deal(players, stacks=order)
     for seat in range(players):
         v = view(prog, st, seat)
         for s in range(1, 6):
             z = f"stack[{s}]"
-            assert not v.sees(z)
-            assert v.size(z) == size(prog, st, z)
+            assert not v.sees(z) and v.size(z) == size(prog, st, z) == CONTAINERS_PER_TYPE
             assert known(prog, v, z) == {} and set(seen(prog, v, z)) <= {None}
-            # any container type may still be there, as far as this seat's memory goes
-            could = {prog.type_names[t] for t in v.could_be_in(z)}
-            assert {f"container:{m}" for m in MATERIALS} <= could
+            # any container type may be there, as far as this seat's memory goes
+            assert {f"container:{m}" for m in MATERIALS} <= {prog.type_names[t] for t in v.could_be_in(z)}
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_setup_a_player_who_draws_from_a_stack_of_one_type_knows_that_stack_only(players):
+    # "each stack of one type": the card drawn tells the drawer the type of the rest of its stack
+    # (the stacks are declared alike); the other stacks stay unknown to it
+    order = ("metal", "organic", "paper", "glass", "plastic")
+    draws = [(1, 2, 3), (2, 3, 4), (3, 4, 5), (1, 4, 5)][:players]
+    prog, st = start(players, stacks=order, draws=draws)
+    for seat in range(players):
+        v = view(prog, st, seat)
+        for s in range(1, 6):
+            z = f"stack[{s}]"
+            assert set(seen(prog, v, z)) <= {None}              # no position, only the type
+            if s in draws[seat]:
+                assert known(prog, v, z) == {f"container:{order[s - 1]}": size(prog, st, z)}
+            else:
+                assert known(prog, v, z) == {}
+                assert f"container:{order[s - 1]}" in {prog.type_names[t] for t in v.could_be_in(z)}
 
 
 def test_setup_each_player_takes_3_containers_from_different_stacks_in_seat_order():
@@ -173,7 +189,8 @@ def test_setup_an_empty_stack_cannot_be_chosen():
 @pytest.mark.parametrize("players", [2, 3])
 def test_setup_which_stacks_a_player_drew_from_is_public_but_the_cards_are_not(players):
     draws = [(2, 4, 5), (1, 2, 3), (3, 4, 5)][:players]
-    prog, st = start(players, stacks=("glass", "paper", "organic", "plastic", "metal"), draws=draws)
+    order = ("glass", "paper", "organic", "plastic", "metal")
+    prog, st = start(players, stacks=order, draws=draws)
     c = zone_index(prog, "containers(0)")
     for seat in range(players):
         v = view(prog, st, seat)
@@ -182,8 +199,10 @@ def test_setup_which_stacks_a_player_drew_from_is_public_but_the_cards_are_not(p
             assert v.size(z) == 3
             if p == seat:          # a player sees their own containers
                 assert sorted(seen(prog, v, z)) == containers(prog, st, p)
-            else:
-                assert not v.sees(z) and seen(prog, v, z) == [None] * 3 and known(prog, v, z) == {}
+            else:          # hidden; only the type of a container drawn from a stack the seat drew from too
+                assert not v.sees(z) and seen(prog, v, z) == [None] * 3
+                shared = [f"container:{order[j - 1]}" for j in draws[p] if j in draws[seat]]
+                assert known(prog, v, z) == dict(collections.Counter(shared))
         # every seat saw from which stacks seat 0 drew, one card each, and no face
         to_seat0 = [e for e in events.for_seat(prog, st.log, seat) if e[0] == MOVE and e[2] == c]
         assert [prog.zone_names[e[1]] for e in to_seat0] == ["stack[2]", "stack[4]", "stack[5]"]
@@ -855,7 +874,8 @@ def test_hidden_faces_of_face_down_cards_and_other_players_containers():
             assert known(prog, v, f"down[{c}]") == {}
         other = 1 - seat
         assert seen(prog, v, f"containers({other})") == [None] * 3
-        assert known(prog, v, f"containers({other})") == {}
+        # both drew from stack 3 (glass): that one container type is all either can tell
+        assert known(prog, v, f"containers({other})") == {"container:glass": 1}
     # a seat's own view tells it nothing of the other's containers even from the events
     assert all(isinstance(e[3], int) for e in events.for_seat(prog, st.log, 0)
                if e[0] == MOVE and prog.zone_names[e[2]] == "containers(1)")
