@@ -152,7 +152,8 @@ class MemoryBot(Bot):
 
     On a determinised copy every hidden card is either dealt from the seat's knowledge (a card of
     the type it remembers at that position) or guessed. A move that brings no guessed card into the
-    seat's sight is *sure*: its outcome is the same in every world the seat thinks possible, so the
+    seat's sight (read from the copy's own events, so a card turned up and down again counts) is
+    *sure*: its outcome is the same in every world the seat thinks possible, so the
     bot looks through it while the same seat decides again (the second card of a turn, the choices
     of an effect, an extra turn), up to `depth` decisions and a share of
     `budget` trial moves. A move that shows
@@ -164,7 +165,9 @@ class MemoryBot(Bot):
     To stay fast the look-ahead follows, after a move that showed some card types, only the moves
     that show a type already shown on the way (or nothing, or that were not tried yet): cards of one
     type are the ones that meet in pairs, sets and suits. Which move shows what is learnt from the
-    trials of this decision, by move. With few legal moves (`few`) the first step is a mean over
+    trials of this decision, by move, and every move of a decision met on the way is tried once the
+    first time (`classify`). A decision's gambles are all valued, up to `all_gambles` of them: in
+    one world each shows another hidden card, so together they weigh what may be hidden. With few legal moves (`few`) the first step is a mean over
     `samples` copies, which weighs what the seat cannot see (other players' hidden cards) more fairly.
     When sure moves tie and nothing else tells them apart, the bot keeps the one that leaves the
     next player least to gain from its own memory (`deny`).

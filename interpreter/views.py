@@ -17,6 +17,11 @@ A shuffle keeps K and forgets every position. As every move into or out of a zon
 is a seen move, such a zone is known exactly (K is its multiset, and every position is known but
 after a shuffle, see below).
 
+Zones declared `alike` (every fill of the empty zone is one card type, checked by the engine): from
+a fill until another card joins the zone, one card seen leaving tells the type of the rest (K(z) =
+the whole zone), and of the cards that left the fill unseen, in the zones they went to while no card
+has left those since (where they are is then sure: nothing could have taken them away).
+
 Positions ("nth from bottom"): cards enter on top, which moves no known position, or (`to bottom of`)
 under the others, which shifts every known position of the zone up by the cards entered.
 The events do not say from where in a zone cards left. A zone keeps its known positions only when
