@@ -274,6 +274,20 @@ def cmd_schema(args) -> int:
     return 0
 
 
+def progress_lines(total: int, start: float):
+    """A progress callback that prints a line to stderr after every tenth of the games."""
+    step = max(1, total // 10)
+
+    def report(done: int) -> None:
+        if done % step and done != total:
+            return
+        spent = time.perf_counter() - start
+        left = spent / done * (total - done)
+        print(f"simulate: {done}/{total} games, {spent:.0f} s" + (f", about {left:.0f} s left" if left >= 1 else ""),
+              file=sys.stderr, flush=True)
+    return report
+
+
 def cmd_simulate(args) -> int:
     """Bot games in bulk, reduced to statistics."""
     from .simulate import simulate
@@ -281,8 +295,10 @@ def cmd_simulate(args) -> int:
     game = load(args)
     game.check_players(args.players)
     names = bot_list(args.bots, args.players)
-    show_progress = not args.json and sys.stderr.isatty()
-    if show_progress:
+    if args.progress:                   # plain lines, for a log or a pipe
+        stats = simulate(game, args.players, args.games, args.seed, names,
+                         progress=progress_lines(args.games, time.perf_counter()))
+    elif sys.stderr.isatty():           # a bar on the terminal (stdout stays clean for --json)
         from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                                    TimeRemainingColumn)
         with Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
@@ -488,6 +504,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, metavar="S",
                    help="seed of the run (default 0); game g uses rng.derive(S, g)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--progress", action="store_true",
+                   help="print a progress line to stderr after every tenth of the games (on a terminal "
+                        "a progress bar shows anyway)")
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("record", parents=[common, ruleset, players, bots, limits],

@@ -149,6 +149,14 @@ def test_simulate_human_output(capsys):
     assert err == ""                           # no progress bar: stderr is not a terminal
 
 
+def test_simulate_progress_prints_a_line_per_tenth_of_the_games_to_stderr(capsys):
+    code, out, err = call(capsys, "simulate", R_ECO, "--players", "2", "--games", "20", "--json", "--progress")
+    assert code == 0 and json.loads(out)["games"] == 20       # stdout is still one JSON object
+    lines = err.splitlines()
+    assert [re.match(r"simulate: (\d+)/20 games, \d+ s", line).group(1) for line in lines] == \
+        [str(k) for k in range(2, 21, 2)]
+
+
 def test_simulate_bots_per_seat(capsys):
     stats = simulate_json(capsys, "--players", "3", "--games", "2", "--bots", "greedy,random,random")
     assert stats["bots"] == ["greedy", "random", "random"]
