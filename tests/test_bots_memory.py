@@ -151,6 +151,20 @@ def test_memory_keeps_a_give_rather_than_hand_a_sorted_pair_away():
     assert names(prog, st, "kept(0)") == ["truck:give"] and "paper:4" not in names(prog, st, "won(1)")
 
 
+def test_memory_swaps_a_container_no_pair_fits_for_one_from_a_stack_it_has_not_seen():
+    # seat 0 holds paper, plastic and glass (stacks 1, 2, 3, whose types it saw) and two metal
+    # pairs and a paper pair: plastic or glass goes back; stacks 4 and 5 hold metal and organic
+    prog, st = start(2, grid=NO_PAIRS)
+    keep(prog, st, 0, ["truck:container_swap"])
+    collect(prog, st, 0, ["metal:1", "metal:1", "metal:2", "metal:2", "paper:1", "paper:1"])
+    next_own_turn(prog, st)
+    for seed in range(4):
+        moves = play_own_turns(prog, st.clone(), seed)
+        assert moves[0] == "container: 1*truck:container_swap", (seed, moves)
+        assert moves[1] in ("returned: 1*container:plastic", "returned: 1*container:glass"), (seed, moves)
+        assert moves[2] in ("source: 4", "source: 5"), (seed, moves)   # a known stack gives a duplicate
+
+
 THREE_NO_PAIRS = {**NO_PAIRS, 5: "metal:4", 6: "paper:3"}
 
 
