@@ -167,8 +167,9 @@ class MemoryBot(Bot):
     type are the ones that meet in pairs, sets and suits. Which move shows what is learnt from the
     trials of this decision, by move, and every move of a decision met on the way is tried once the
     first time (`classify`). A decision's gambles are all valued, up to `all_gambles` of them: in
-    one world each shows another hidden card, so together they weigh what may be hidden. With few legal moves (`few`) the first step is a mean over
-    `samples` copies, which weighs what the seat cannot see (other players' hidden cards) more fairly.
+    one world each shows another hidden card, so together they weigh what may be hidden. With few
+    legal moves (`few`) the first step is a mean over `samples` copies, which weighs what the seat
+    cannot see (other players' hidden cards) more fairly.
     When sure moves tie and nothing else tells them apart, the bot keeps the one that leaves the
     next player least to gain from its own memory (`deny`).
     """
@@ -248,7 +249,7 @@ class MemoryBot(Bot):
                 self._no_denial = (st.turn, st.pending.index)
         return best[self.rng.randrange(len(best))]
 
-    def value(self, program, st, seat: int, guessed: list, hidden: list, path: frozenset, depth: int):
+    def value(self, program, st, seat: int, guessed: set, hidden: set, path: frozenset, depth: int):
         """The margin st is worth to seat when it plays on with its best sure moves (gambles
         averaged), in this one world; `path` holds the card types shown on the way here."""
         if depth <= 0 or st.over or st.decider != seat or self._left <= 0:
@@ -288,7 +289,7 @@ class MemoryBot(Bot):
             best = chance if best is None or chance > best else best
         return margin(program, st, seat) if best is None else best
 
-    def classify(self, program, st, seat: int, moves: list, guessed: list, hidden: list) -> None:
+    def classify(self, program, st, seat: int, moves: list, guessed: set, hidden: set) -> None:
         """The first time the look-ahead meets a decision, try each of its moves once to learn which
         are sure and what they show; later paths then skip, at no cost, the moves that show only
         types unrelated to their way (e.g. every second card but the partner of the first), where

@@ -72,7 +72,7 @@ class Observer:
         # zones declared `alike` (one card type per fill): per zone, while it holds one fill, the
         # unseen departures whose type it does not know yet [(dst, cards, departures from dst)];
         # None when the zone is not known to hold one type
-        self.alike = getattr(program, "zone_alike", None) or [False] * n
+        self.alike = program.zone_alike
         self.fill: list = [None] * n
         self.departures = [0] * n
         self.turn, self.current, self.over = 0, None, False
@@ -88,9 +88,10 @@ class Observer:
             bottom = len(event) > 5 and event[5]
             was_empty = not self.slots[dst]
             seen = not isinstance(cards, int) and mask & self.bit
+            d = cards if isinstance(cards, int) else len(cards)
             if not seen:
                 self.kinds[dst] |= self.kinds[src]
-                self._unseen(src, dst, cards if isinstance(cards, int) else len(cards), bottom)
+                self._unseen(src, dst, d, bottom)
             else:
                 self.kinds[dst].update(self.card_kind[c] for c in cards)
                 self._seen(src, dst, cards, bottom)
@@ -98,7 +99,7 @@ class Observer:
                 self.kinds[src] = set()
             self.departures[src] += 1
             if self.fill[src] is not None:
-                self._left_alike(src, dst, cards if seen else None, cards if isinstance(cards, int) else len(cards))
+                self._left_alike(src, dst, cards if seen else None, d)
             if self.alike[dst]:
                 self.fill[dst] = [] if was_empty else None
                 if was_empty and self.known[dst]:
