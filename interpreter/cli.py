@@ -226,13 +226,21 @@ def report_json(errors: list, warnings: list) -> None:
                 "warnings": [d.to_json() for d in warnings]})
 
 
-def cmd_validate(args) -> int:
-    """Check a ruleset through every stage and every player count; lint it."""
+def checked_and_reported(args) -> tuple:
+    """check_ruleset, then its JSON document (--json) or its diagnostics: (game, errors, warnings, status)."""
     game, errors, warnings, status = check_ruleset(args)
     if args.json:
         report_json(errors, warnings)
+    else:
+        print_diagnostics(errors + warnings)
+    return game, errors, warnings, status
+
+
+def cmd_validate(args) -> int:
+    """Check a ruleset through every stage and every player count; lint it."""
+    game, errors, warnings, status = checked_and_reported(args)
+    if args.json:
         return status
-    print_diagnostics(errors + warnings)
     if errors:
         err(f"{args.ruleset}: {plural(len(errors), 'error')}")
         return status
@@ -247,11 +255,9 @@ def cmd_validate(args) -> int:
 
 def cmd_lint(args) -> int:
     """Check a ruleset like validate, and report what its rules cannot do (warnings)."""
-    game, errors, warnings, status = check_ruleset(args)
+    _, errors, warnings, status = checked_and_reported(args)
     if args.json:
-        report_json(errors, warnings)
         return status
-    print_diagnostics(errors + warnings)
     if errors:
         err(f"{args.ruleset}: {plural(len(errors), 'error')}")
     elif warnings:
