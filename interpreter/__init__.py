@@ -1,6 +1,6 @@
 """cardrules: a declarative rules interpreter for tabletop card games."""
 from .errors import CardrulesError, IllegalMove, RecordError, RulesetError, UsageError
-from .game import Game, load_game, validate_file
+from .compiler.game import Game, load_game, validate_file
 
 __all__ = ["CardrulesError", "Game", "IllegalMove", "RecordError", "RulesetError", "UsageError",
            "load_game", "validate_file"]

@@ -9,8 +9,8 @@ import collections
 import functools
 import os
 
-from interpreter.bots import make_bot
-from interpreter.game import load_game
+from interpreter.seats.bots import make_bot
+from interpreter.compiler.game import load_game
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RULESET = os.path.join(ROOT, "rulesets", "r_eco.yaml")
@@ -373,7 +373,7 @@ def check_clone_then_same_moves(prog, st, bot, cut: int) -> None:
 
 def check_play_game_matches_checked_play(g, players: int, seed: int, seat_bots: list) -> None:
     """records.play_game (unchecked apply) and a checked replay of its moves agree."""
-    from interpreter.records import play_game
+    from interpreter.tools.records import play_game
     prog, st, moves = play_game(g, players, seed, seat_bots, record=True)
     st2 = prog.new_state(seed)
     for seat, text in moves:

@@ -7,7 +7,7 @@ import textwrap
 import pytest
 
 from helpers import do, texts  # noqa: F401  (moves by text, as in every ruleset's tests)
-from interpreter.game import load_game
+from interpreter.compiler.game import load_game
 
 BACKENDS = ("generated", "closures")
 

@@ -15,7 +15,7 @@ import collections
 import functools
 import os
 
-from interpreter.game import load_game
+from interpreter.compiler.game import load_game
 # generic helpers (they only use the program's zone and type names)
 import helpers as H
 from helpers import (  # noqa: F401  (re-exported for the Lixo tests)

@@ -20,7 +20,7 @@ import collections
 import functools
 import os
 
-from interpreter.game import load_game
+from interpreter.compiler.game import load_game
 from helpers import check_loc, do, texts, zone_index  # noqa: F401  (re-exported for the tests)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

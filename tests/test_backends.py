@@ -1,9 +1,9 @@
 """The generated-code backend and the closure backend (the reference) play identical games."""
 import pytest
 
-from interpreter.bots import make_bot
-from interpreter.game import load_game
-from interpreter.records import play_game
+from interpreter.seats.bots import make_bot
+from interpreter.compiler.game import load_game
+from interpreter.tools.records import play_game
 
 GAME = load_game("rulesets/r_eco.yaml")
 

@@ -13,9 +13,9 @@ import random
 
 import pytest
 
-from interpreter.bots import BOTS, determinise, make_bot
-from interpreter.records import play_game
-from interpreter.views import view_of
+from interpreter.seats.bots import BOTS, determinise, make_bot
+from interpreter.tools.records import play_game
+from interpreter.seats.views import view_of
 from helpers import game, program
 
 

@@ -12,9 +12,9 @@ import random
 
 import pytest
 
-from interpreter.bots import BOTS, make_bot
-from interpreter.records import play_game
-from interpreter.views import view_of
+from interpreter.seats.bots import BOTS, make_bot
+from interpreter.tools.records import play_game
+from interpreter.seats.views import view_of
 import helpers
 import lixo_helpers
 from test_bots import permute_hidden, seeded_states

@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
-from interpreter.cli import main
-from interpreter.schema import SCHEMA_PATH
+from interpreter.tools.cli import main
+from interpreter.frontend.schema import SCHEMA_PATH
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 R_ECO = os.path.join(ROOT, "rulesets", "r_eco.yaml")
@@ -305,7 +305,7 @@ def test_play_illegal_input_then_quit(capsys, monkeypatch):
 
 
 def test_play_move_by_text_and_eof(capsys, monkeypatch):
-    from interpreter.game import load_game
+    from interpreter.compiler.game import load_game
     program = load_game(R_ECO).program(2)
     st = program.new_state(1)
     text = program.move_text(st, program.legal_moves(st)[-1])
@@ -336,12 +336,12 @@ def test_play_bad_seat_exit_2():
 
 # ---- internal errors ----
 def test_internal_error_exit_3(capsys, monkeypatch):
-    import interpreter.simulate
+    import interpreter.tools.simulate
 
     def boom(*args, **kwargs):
         raise ZeroDivisionError("boom")
 
-    monkeypatch.setattr(interpreter.simulate, "simulate", boom)
+    monkeypatch.setattr(interpreter.tools.simulate, "simulate", boom)
     code, out, err = call(capsys, "simulate", R_ECO, "--players", "2")
     assert code == 3
     assert "internal error: ZeroDivisionError: boom" in err and "report" in err

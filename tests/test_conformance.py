@@ -9,8 +9,8 @@ import json
 
 import pytest
 
-from interpreter.bots import make_bot
-from interpreter.records import make_record, replay
+from interpreter.seats.bots import make_bot
+from interpreter.tools.records import make_record, replay
 from helpers import (
     RECYCLING, REWARD_ROWS, MATERIALS, HAND_LIMIT, game, program, check_loc, type_name, is_reward,
     reward_value, reward_material, icons, zone_index, size, bots, bot_names, sheet_scores,

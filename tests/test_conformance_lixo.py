@@ -10,9 +10,9 @@ import json
 
 import pytest
 
-from interpreter.bots import make_bot
-from interpreter.engine import DECIDE, END, MOVE, SET, SHUFFLE, TURN
-from interpreter.records import make_record, replay
+from interpreter.seats.bots import make_bot
+from interpreter.runtime.engine import DECIDE, END, MOVE, SET, SHUFFLE, TURN
+from interpreter.tools.records import make_record, replay
 from lixo_helpers import (
     BINS, COLOURS, CONTAINERS, GARBAGE, START_HAND, STOP_DEAL, EMPTY_DEAL, bot_names, bots,
     check_loc, container_colour, game, is_container, is_garbage, program, sheet_scores, sheet_winners,

@@ -24,11 +24,11 @@ import sys
 
 import pytest
 
-from interpreter.bots import make_bot
-from interpreter.engine import DECIDE, END, MOVE, SET, SHUFFLE, TURN
-from interpreter.game import load_game
-from interpreter.records import make_record, replay
-from interpreter.views import Observer, view_of
+from interpreter.seats.bots import make_bot
+from interpreter.runtime.engine import DECIDE, END, MOVE, SET, SHUFFLE, TURN
+from interpreter.compiler.game import load_game
+from interpreter.tools.records import make_record, replay
+from interpreter.seats.views import Observer, view_of
 from helpers import (
     ROOT, check_clone_then_same_moves, check_loc, check_play_game_matches_checked_play, do, type_name,
     zone_index,
@@ -784,7 +784,7 @@ def test_same_seed_same_record_and_replay_gives_same_result(players):
 
 
 def test_cli_record_then_replay(tmp_path, capsys):
-    from interpreter.cli import main
+    from interpreter.tools.cli import main
     path = tmp_path / "memo.json"
     assert main(["record", RULESET, "--players", "3", "--seed", "7", "--bots", "random,greedy,random",
                  "-o", str(path)]) == 0

@@ -9,8 +9,8 @@ import random
 
 import pytest
 
-from interpreter.game import load_game
-from interpreter.records import make_record, replay
+from interpreter.compiler.game import load_game
+from interpreter.tools.records import make_record, replay
 from reference import lixo as ref
 from helpers import ROOT, zone_index, bots, bot_names, texts
 
@@ -162,7 +162,7 @@ def test_reference_games_replay_in_the_interpreter(players):
 
 
 def test_reference_records_are_complete_cli_records(tmp_path, capsys):
-    from interpreter.cli import main
+    from interpreter.tools.cli import main
     rec, _ = ref.random_game(6, 7)
     path = tmp_path / "lixo.json"
     path.write_text(json.dumps(full_record(rec)))

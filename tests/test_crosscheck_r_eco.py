@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from interpreter.records import make_record, replay
+from interpreter.tools.records import make_record, replay
 from reference import r_eco as ref
 from helpers import MATERIALS, game, program, zone_index, bots, bot_names, texts
 

@@ -23,8 +23,8 @@ import re
 
 import pytest
 
-from interpreter.game import validate_file
-from interpreter.lint import CODES, lint_file
+from interpreter.compiler.game import validate_file
+from interpreter.frontend.lint import CODES, lint_file
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CORPUS = sorted(glob.glob(os.path.join(HERE, "errors", "*.yaml")))

@@ -40,8 +40,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as s
 
 from interpreter.errors import CardrulesError, IllegalMove, RuleRuntimeError
-from interpreter.game import load_game, validate_file
-from interpreter.parser import _lark
+from interpreter.compiler.game import load_game, validate_file
+from interpreter.frontend.parser import _lark
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RULESETS = {name: os.path.join(ROOT, "rulesets", name)
@@ -393,7 +393,7 @@ def test_mutated_rulesets_give_positioned_errors_soak(tmp_path_factory, data):
 def test_generated_strings_follow_the_grammar():
     """The generator really derives sentences of the grammar, so what the fuzz tests find in them is
     the checker's business, not the parser's."""
-    from interpreter.parser import parse
+    from interpreter.frontend.parser import parse
 
     @settings(max_examples=60, deadline=None, database=None, derandomize=True)
     @given(data=s.data())

@@ -9,12 +9,12 @@ import time
 
 import pytest
 
-from interpreter.cli import main
-from interpreter.engine import DEFAULT_LIMITS, Limits
+from interpreter.tools.cli import main
+from interpreter.runtime.engine import DEFAULT_LIMITS, Limits
 from interpreter.errors import RuleRuntimeError
-from interpreter.game import load_game
-from interpreter.records import play_game
-from interpreter.bots import make_bot
+from interpreter.compiler.game import load_game
+from interpreter.tools.records import play_game
+from interpreter.seats.bots import make_bot
 
 from language_helpers import backend, write  # noqa: F401  (fixtures)
 

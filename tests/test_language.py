@@ -11,13 +11,15 @@ import time
 
 import pytest
 
-from interpreter import compiler, events
-from interpreter import engine as E
-from interpreter.bots import make_bot
-from interpreter.cli import set_option
+from interpreter.compiler import compiler
+
+from interpreter.runtime import events
+from interpreter.runtime import engine as E
+from interpreter.seats.bots import make_bot
+from interpreter.tools.cli import set_option
 from interpreter.errors import IllegalMove, RecordError, RuleRuntimeError, RulesetError
-from interpreter.game import Game, load_game
-from interpreter.records import make_record, play_game, replay
+from interpreter.compiler.game import Game, load_game
+from interpreter.tools.records import make_record, play_game, replay
 from language_helpers import backend, do, edit, ids, local, make, names, ok, texts, var, write  # noqa: F401
 
 BACKENDS = ("generated", "closures")

@@ -22,12 +22,12 @@ import textwrap
 
 import pytest
 
-from interpreter import events
-from interpreter import engine as E
-from interpreter.bots import determinise
+from interpreter.runtime import events
+from interpreter.runtime import engine as E
+from interpreter.seats.bots import determinise
 from interpreter.errors import RuleRuntimeError, RulesetError
-from interpreter.game import load_game, validate_file
-from interpreter.views import view_of
+from interpreter.compiler.game import load_game, validate_file
+from interpreter.seats.views import view_of
 
 BACKENDS = ("generated", "closures")
 

@@ -5,9 +5,9 @@ import os
 
 import pytest
 
-from interpreter.cli import main
+from interpreter.tools.cli import main
 from interpreter.errors import RulesetError
-from interpreter.lint import CODES, lint_file
+from interpreter.frontend.lint import CODES, lint_file
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -348,7 +348,7 @@ def test_lint_with_set(capsys, files):
 
 
 def test_caret_lines_cut_a_long_line_around_the_column(tmp_path):
-    from interpreter.cli import caret_lines
+    from interpreter.tools.cli import caret_lines
     path = tmp_path / "long.yaml"
     path.write_text("x: " + "a" * 300 + "HERE" + "b" * 300 + "\n", encoding="utf-8")
     shown, caret = caret_lines(str(path), 1, 304)

@@ -12,9 +12,9 @@ import collections
 
 import pytest
 
-from interpreter.bots import make_bot
+from interpreter.seats.bots import make_bot
 from interpreter.errors import IllegalMove
-from interpreter.views import view_of
+from interpreter.seats.views import view_of
 from lixo_helpers import (
     ALL_CARDS, BINS, COLOURS, GARBAGE,
     bid_move, cards, check_loc, clear_bins, container_colour, container_value, dealt, do,

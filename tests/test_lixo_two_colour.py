@@ -10,9 +10,9 @@ import os
 import pytest
 
 from interpreter.errors import IllegalMove
-from interpreter.game import load_game
-from interpreter.records import make_record, play_game, replay
-from interpreter.bots import make_bot
+from interpreter.compiler.game import load_game
+from interpreter.tools.records import make_record, play_game, replay
+from interpreter.seats.bots import make_bot
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VARIANT = os.path.join(ROOT, "rulesets", "lixo_two_colour.yaml")

@@ -4,7 +4,7 @@
 Each test fixes a deal (memo_helpers.start: which stack holds which container type, which card
 lies at each grid position, which stacks each seat draws from), plays moves by their text and
 checks the outcome the rule sheet prescribes. Expected values are worked out by hand from the
-sheet. Hidden information is checked on each seat's view (interpreter.views), built from the
+sheet. Hidden information is checked on each seat's view (interpreter.seats.views), built from the
 events only. Every test runs on both backends (the generated code and the closure reference).
 
 Reading aid: start() leaves the game at seat 0's first decision of turn 1. With the default
@@ -19,12 +19,12 @@ import collections
 import pytest
 
 import memo_helpers as M
-from interpreter import events
-from interpreter.bots import make_bot
-from interpreter.cli import build_parser, load
-from interpreter.engine import MOVE
+from interpreter.runtime import events
+from interpreter.seats.bots import make_bot
+from interpreter.tools.cli import build_parser, load
+from interpreter.runtime.engine import MOVE
 from interpreter.errors import IllegalMove
-from interpreter.views import view_of
+from interpreter.seats.views import view_of
 from memo_helpers import (
     COLS, CONTAINERS_EACH, CONTAINERS_PER_TYPE, MATERIALS, ROWS, TRUCKS,
     bottom_up, card_at, cells, check_loc, clear_grid, collect, containers, deal, decisions, do,

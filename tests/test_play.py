@@ -13,10 +13,10 @@ import pytest
 from rich.console import Console
 
 from helpers import MATERIALS, RECYCLING, REWARD_ROWS, RULESET, game, program
-from interpreter.events import for_seat
-from interpreter.game import load_game
-from interpreter.play import Session, counts_text, ordered_families
-from interpreter.views import view_of
+from interpreter.runtime.events import for_seat
+from interpreter.compiler.game import load_game
+from interpreter.tools.play import Session, counts_text, ordered_families
+from interpreter.seats.views import view_of
 
 WIDTH = 200      # wide enough that no line of the layout wraps
 
@@ -242,7 +242,7 @@ def test_faces_hides_the_knowledge_unless_memory_aid(tmp_path):
 
 
 def test_cli_memory_aid_option(capsys, monkeypatch, tmp_path):
-    from interpreter.cli import main
+    from interpreter.tools.cli import main
     g = tmp_path / "r_eco_faces.yaml"
     shutil.copy(RULESET, tmp_path)      # a base ruleset lies beside its variant
     g.write_text(f"extends: {os.path.basename(RULESET)}\ndisplay: {{knowledge: faces}}\n", encoding="utf-8")
@@ -502,7 +502,7 @@ def test_memo_grid_through_the_input_loop_with_memory_aid():
 
 
 def test_abbreviate_keeps_numbers_and_shortens_the_longest_words_first():
-    from interpreter.play import abbreviate
+    from interpreter.tools.play import abbreviate
     assert abbreviate("paper:1", 7) == ("paper:1", {})
     assert abbreviate("organic:4", 7) == ("organ:4", {"organ": "organic"})
     assert abbreviate("truck:shuffle", 9) == ("truc:shuf", {"truc": "truck", "shuf": "shuffle"})

@@ -21,10 +21,12 @@ import textwrap
 
 import pytest
 
-from interpreter import codegen, loader
-from interpreter.game import load_game, validate_file
-from interpreter.records import play_game
-from interpreter.bots import make_bot
+from interpreter.compiler import codegen
+
+from interpreter.frontend import loader
+from interpreter.compiler.game import load_game, validate_file
+from interpreter.tools.records import play_game
+from interpreter.seats.bots import make_bot
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BASE = os.path.join(ROOT, "tests", "errors", "_valid_base.yaml")
@@ -259,7 +261,7 @@ HOSTILE = {
 CHILD = r"""
 import json, resource, sys, time
 resource.setrlimit(resource.RLIMIT_AS, (1_500_000_000, 1_500_000_000))
-from interpreter.game import validate_file
+from interpreter.compiler.game import validate_file
 out = {}
 for path in sys.argv[1:]:
     t = time.perf_counter()

@@ -9,8 +9,8 @@ import pytest
 import yaml
 from jsonschema import Draft7Validator
 
-from interpreter.loader import load
-from interpreter.schema import SCHEMA_PATH, load_schema, validate
+from interpreter.frontend.loader import load
+from interpreter.frontend.schema import SCHEMA_PATH, load_schema, validate
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RULESETS = sorted(glob.glob(os.path.join(ROOT, "rulesets", "*.yaml")))
@@ -269,7 +269,7 @@ def _rules_in(root, where, node, value):
 
 def test_rules_language_in_examples_and_snippets_parses():
     """The expressions and statements the editor offers are written as the manual teaches them."""
-    from interpreter.parser import parse
+    from interpreter.frontend.parser import parse
     root = load_schema()
     found = []
     for where, node, _ in _schema_nodes(root):

@@ -10,10 +10,10 @@ import random
 
 import pytest
 
-from interpreter.engine import DECIDE, END, MOVE, SET, SHUFFLE, TURN
+from interpreter.runtime.engine import DECIDE, END, MOVE, SET, SHUFFLE, TURN
 from interpreter.errors import IllegalMove
-from interpreter.events import for_seat
-from interpreter.views import Observer, View, view_of
+from interpreter.runtime.events import for_seat
+from interpreter.seats.views import Observer, View, view_of
 from helpers import RECYCLING, bots, dealt, do, program, start, zone_index
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 
 from . import ir
-from .errors import Diagnostic, Pos
+from ..errors import Diagnostic, Pos
 
 CODES = {
     "zone-never-entered": "a zone no card ever enters: no card kind starts there, nothing moves or deals cards to it",
@@ -526,8 +526,10 @@ def lint(rules: ir.Ruleset, doc=None) -> list:
 
 def lint_file(path: str, overrides: dict | None = None) -> list:
     """Load and check a ruleset file (RulesetError if it is invalid), then lint it."""
-    from . import checker, loader, schema
-    from .errors import RulesetError
+    from . import checker
+    from . import loader
+    from . import schema
+    from ..errors import RulesetError
 
     doc = loader.load(path)
     problems = schema.validate(doc)

@@ -49,7 +49,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from .engine import DECIDE, END, MOVE, SET, SHUFFLE, TURN
+from ..runtime.engine import DECIDE, END, MOVE, SET, SHUFFLE, TURN
 
 
 class Observer:

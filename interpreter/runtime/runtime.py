@@ -4,7 +4,7 @@ from __future__ import annotations
 from . import engine as E
 from . import rng
 from .decisions import normalise
-from .errors import IllegalMove, RuleRuntimeError
+from ..errors import IllegalMove, RuleRuntimeError
 
 
 class Runtime:

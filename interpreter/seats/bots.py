@@ -24,10 +24,10 @@ from __future__ import annotations
 
 import random
 
-from . import rng
-from .engine import MOVE, State
-from .errors import RuleRuntimeError
-from .events import for_seat
+from ..runtime import rng
+from ..runtime.engine import MOVE, State
+from ..errors import RuleRuntimeError
+from ..runtime.events import for_seat
 from .views import Observer
 
 

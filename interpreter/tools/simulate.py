@@ -8,9 +8,9 @@ from __future__ import annotations
 import statistics
 import time
 
-from . import rng
-from .bots import make_bot
-from .game import Game
+from ..runtime import rng
+from ..seats.bots import make_bot
+from ..compiler.game import Game
 from .records import play_game
 
 BOT_SEED_STRIDE = 1_000_003

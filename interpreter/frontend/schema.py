@@ -17,11 +17,11 @@ from typing import Any
 from jsonschema import Draft7Validator
 from jsonschema.exceptions import ValidationError, best_match
 
-from .errors import Diagnostic, closest, did_you_mean
+from ..errors import Diagnostic, closest, did_you_mean
 from .loader import Document, Path
 
 SCHEMA_PATH = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                            os.pardir, "schemas", "ruleset.schema.json"))
+                                            os.pardir, os.pardir, "schemas", "ruleset.schema.json"))
 
 SECTIONS = {"params": "param", "cards": "card kind", "zones": "zone", "vars": "variable",
             "functions": "function", "procedures": "procedure"}

@@ -39,12 +39,14 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from . import ir, rng
-from .bots import make_bot
-from .engine import MOVE, SET, SHUFFLE, TURN
-from .errors import IllegalMove, RuleRuntimeError
-from .events import describe, for_seat, group
-from .views import Observer
+from ..frontend import ir
+
+from ..runtime import rng
+from ..seats.bots import make_bot
+from ..runtime.engine import MOVE, SET, SHUFFLE, TURN
+from ..errors import IllegalMove, RuleRuntimeError
+from ..runtime.events import describe, for_seat, group
+from ..seats.views import Observer
 
 STAR = "★"
 QUIT = ("q", "quit", "exit")

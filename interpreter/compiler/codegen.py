@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import builtins
 
-from . import engine as E
-from . import ir
+from ..runtime import engine as E
+from ..frontend import ir
 from .compiler import Program, _NO, _PURE, _children, _numeric, index_of, join, may_change, multiply, numbers, subst
-from .errors import RuleRuntimeError
+from ..errors import RuleRuntimeError
 from .statements import ask_op, endless_loop, too_many_turns
 
 MAX_MERGED_LINES = 400

@@ -5,10 +5,10 @@ A mixin of compiler.Program; `build()` lays out the whole flow:
 """
 from __future__ import annotations
 
-from . import engine as E
-from . import ir
-from .decisions import CardSpec, Decision
-from .errors import RuleRuntimeError
+from ..runtime import engine as E
+from ..frontend import ir
+from ..runtime.decisions import CardSpec, Decision
+from ..errors import RuleRuntimeError
 
 MAX_TURNS = E.DEFAULT_LIMITS.turns     # the defaults; a program reads its own from self.limits
 MAX_LOOPS = E.DEFAULT_LIMITS.loops

@@ -10,11 +10,11 @@ import dataclasses
 import operator
 import re
 
-from . import engine as E
-from . import ir
-from .decisions import CardSpec, Decision
-from .errors import Diagnostic, Pos, RuleRuntimeError, RulesetError
-from .runtime import Runtime
+from ..runtime import engine as E
+from ..frontend import ir
+from ..runtime.decisions import CardSpec, Decision
+from ..errors import Diagnostic, Pos, RuleRuntimeError, RulesetError
+from ..runtime.runtime import Runtime
 from .statements import Statements
 
 CMP = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,

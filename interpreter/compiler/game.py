@@ -3,13 +3,17 @@ from __future__ import annotations
 
 import hashlib
 
-from . import checker, loader, schema
+from ..frontend import checker
+
+from ..frontend import loader
+
+from ..frontend import schema
 from .codegen import GeneratedProgram
 from .compiler import Program
-from .engine import DEFAULT_LIMITS, Limits
+from ..runtime.engine import DEFAULT_LIMITS, Limits
 
 BACKENDS = {"generated": GeneratedProgram, "closures": Program}
-from .errors import Diagnostic, Pos, RuleRuntimeError, RulesetError, UsageError
+from ..errors import Diagnostic, Pos, RuleRuntimeError, RulesetError, UsageError
 
 
 class Game:

@@ -8,7 +8,7 @@ from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from . import syntax as S
-from .errors import closest
+from ..errors import closest
 
 GRAMMAR = os.path.join(os.path.dirname(__file__), "grammar.lark")
 MAX_NESTING = 100   # deeper than any rule needs; deeper still would overflow the stages after parsing

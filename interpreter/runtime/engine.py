@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 
 from . import rng
-from .errors import RecordError, RuleRuntimeError
+from ..errors import RecordError, RuleRuntimeError
 
 
 @dataclass(frozen=True)

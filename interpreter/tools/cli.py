@@ -18,9 +18,9 @@ import traceback
 
 import yaml
 
-from . import rng
-from .bots import BOTS, make_bot
-from .errors import CardrulesError, RulesetError, UsageError
+from ..runtime import rng
+from ..seats.bots import BOTS, make_bot
+from ..errors import CardrulesError, RulesetError, UsageError
 
 PROG = "cardrules"
 
@@ -100,13 +100,13 @@ def limits_of(args):
     not given; see engine.Limits)."""
     from dataclasses import replace
 
-    from .engine import DEFAULT_LIMITS
+    from ..runtime.engine import DEFAULT_LIMITS
     given = {name: getattr(args, f"max_{name}", None) for name in ("steps", "loops", "turns", "moves")}
     return replace(DEFAULT_LIMITS, **{k: v for k, v in given.items() if v is not None})
 
 
 def load(args):
-    from .game import load_game
+    from ..compiler.game import load_game
     return load_game(args.ruleset, overrides_of(args), limits_of(args))
 
 
@@ -186,9 +186,9 @@ def check_ruleset(args):
 
     Errors a ruleset cannot be checked past (an unreadable file) are raised, unless --json asks for
     them as diagnostics."""
-    from .errors import Diagnostic, Pos, RuleRuntimeError
-    from .game import load_game
-    from .lint import lint_file
+    from ..errors import Diagnostic, Pos, RuleRuntimeError
+    from ..compiler.game import load_game
+    from ..frontend.lint import lint_file
 
     errors, warnings, game, status, n = [], [], None, 0, None
     try:
@@ -270,7 +270,7 @@ def cmd_lint(args) -> int:
 
 def cmd_schema(args) -> int:
     """Print the ruleset JSON schema."""
-    from .schema import SCHEMA_PATH
+    from ..frontend.schema import SCHEMA_PATH
     try:
         with open(SCHEMA_PATH, encoding="utf-8") as fh:
             text = fh.read()
@@ -390,7 +390,7 @@ def find_ruleset(name, record_path: str) -> str:
 
 def cmd_replay(args) -> int:
     """Re-play a record and check that every move is legal and the result is the same."""
-    from .game import load_game
+    from ..compiler.game import load_game
     from .records import replay
 
     record = read_record(args.record)
@@ -472,7 +472,7 @@ def build_parser() -> argparse.ArgumentParser:
     players = argparse.ArgumentParser(add_help=False)
     players.add_argument("--players", "-n", type=positive_int, required=True, metavar="N",
                          help="number of players")
-    from .engine import DEFAULT_LIMITS as D
+    from ..runtime.engine import DEFAULT_LIMITS as D
     limits = argparse.ArgumentParser(add_help=False)      # the run-time guards (engine.Limits)
     group = limits.add_argument_group("run-time guards (a ruleset that passes one stops with an error naming the rule)")
     group.add_argument("--max-steps", type=positive_int, metavar="N",

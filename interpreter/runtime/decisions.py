@@ -7,7 +7,7 @@ A move is a small tuple (the payload); interchangeable cards (same type) give on
 """
 from __future__ import annotations
 
-from .errors import Pos, RuleRuntimeError
+from ..errors import Pos, RuleRuntimeError
 
 
 class TooMany(Exception):

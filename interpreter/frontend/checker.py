@@ -15,7 +15,7 @@ import re
 
 from . import ir
 from . import syntax as S
-from .errors import Collector, Pos, RulesetError, did_you_mean
+from ..errors import Collector, Pos, RulesetError, did_you_mean
 from .loader import Document
 from .parser import DSLSyntaxError, parse
 
