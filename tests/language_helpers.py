@@ -1,5 +1,5 @@
-"""Helpers shared by the language tests: a tiny ruleset written to tmp_path and compiled on each
-backend (the `make` fixture), and short ways to read zones, variables and moves."""
+"""Helpers shared by the language tests: a tiny ruleset written to tmp_path and compiled (the
+`make` fixture), and short ways to read zones, variables and moves."""
 from __future__ import annotations
 
 import textwrap
@@ -8,14 +8,6 @@ import pytest
 
 from helpers import do, texts  # noqa: F401  (moves by text, as in every ruleset's tests)
 from interpreter.compiler.game import load_game
-
-BACKENDS = ("generated", "closures")
-
-
-@pytest.fixture(params=BACKENDS)
-def backend(request):
-    return request.param
-
 
 @pytest.fixture
 def write(tmp_path):
@@ -28,11 +20,11 @@ def write(tmp_path):
 
 
 @pytest.fixture
-def make(write, backend):
-    """make(text, players, overrides) -> the ruleset compiled for `players` on the test's backend."""
+def make(write):
+    """make(text, players, overrides) -> the ruleset compiled for `players`."""
     def make(text: str, players: int = 2, overrides: dict | None = None):
         game = load_game(write(text), overrides)
-        return game.program(players, backend)
+        return game.program(players)
     return make
 
 

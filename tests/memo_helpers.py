@@ -35,16 +35,6 @@ COPIES = 2                       # (param) identical cards per picture
 TRUCK_COPIES = 2                 # (param) trucks of each kind
 ROWS, COLS = 5, 10               # (param) the grid
 
-BACKENDS = ("generated", "closures")
-_backend = ["generated"]
-
-
-def use_backend(name: str) -> None:
-    """Compile every program of the following tests with this backend."""
-    assert name in BACKENDS
-    _backend[0] = name
-
-
 @functools.lru_cache(maxsize=None)
 def _game(params: tuple):
     return load_game(RULESET, dict(params) or None)
@@ -56,7 +46,7 @@ def game(**params):
 
 
 def program(players: int, **params):
-    return game(**params).program(players, _backend[0])
+    return game(**params).program(players)
 
 
 # ---------------------------------------------------------------- the sheet's components

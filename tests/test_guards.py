@@ -16,7 +16,7 @@ from interpreter.compiler.game import load_game
 from interpreter.tools.records import play_game
 from interpreter.seats.bots import make_bot
 
-from language_helpers import backend, write  # noqa: F401  (fixtures)
+from language_helpers import write  # noqa: F401  (fixtures)
 
 
 def line_of(path: str, fragment: str) -> int:
@@ -100,17 +100,17 @@ score: 0
 """
 
 
-def test_a_loop_without_decisions_names_the_loop_and_the_turn(write, backend):
+def test_a_loop_without_decisions_names_the_loop_and_the_turn(write):
     path = write(ENDLESS_WHILE)
-    program = load_game(path).program(2, backend)
+    program = load_game(path).program(2)
     exc = stops(lambda: program.new_state(0))
     at(exc, path, "while:")
     assert "in turn 1" in str(exc) and "never ends" in str(exc) and "--max-loops" in str(exc)
 
 
-def test_a_loop_around_an_unasked_decision_names_the_loop(write, backend):
+def test_a_loop_around_an_unasked_decision_names_the_loop(write):
     path = write(ENDLESS_WITH_DECISION)
-    program = load_game(path, limits=Limits(steps=5_000)).program(2, backend)
+    program = load_game(path, limits=Limits(steps=5_000)).program(2)
     exc = stops(lambda: program.new_state(0), 5)
     at(exc, path, "while:")
     assert "5,000 steps in turn 1" in str(exc) and "--max-steps" in str(exc)
@@ -123,17 +123,17 @@ def test_the_default_step_limit_stops_within_seconds(write):
     assert f"{DEFAULT_LIMITS.steps:,} steps" in str(exc)
 
 
-def test_an_end_that_never_comes_names_the_end_condition(write, backend):
+def test_an_end_that_never_comes_names_the_end_condition(write):
     path = write(NEVER_ENDS)
-    program = load_game(path, limits=Limits(turns=50)).program(2, backend)
+    program = load_game(path, limits=Limits(turns=50)).program(2)
     exc = stops(lambda: program.new_state(0))
     at(exc, path, "end:")
     assert "50 turns" in str(exc) and "--max-turns" in str(exc)
 
 
-def test_loop_limit_is_configurable(write, backend):
+def test_loop_limit_is_configurable(write):
     path = write(ENDLESS_WHILE)
-    exc = stops(lambda: load_game(path, limits=Limits(loops=10)).program(2, backend).new_state(0), 2)
+    exc = stops(lambda: load_game(path, limits=Limits(loops=10)).program(2).new_state(0), 2)
     assert "ran 10 times in turn 1" in str(exc)
 
 
@@ -160,10 +160,10 @@ score: count(hand)
 """
 
 
-def test_a_decision_with_no_legal_option_names_the_choice_seat_and_turn(write, backend):
+def test_a_decision_with_no_legal_option_names_the_choice_seat_and_turn(write):
     path = write(NO_OPTION)
     game = load_game(path)
-    program = game.program(2, backend)
+    program = game.program(2)
     st = program.new_state(0)
     assert program.legal_moves(st) == []
     for attempt in (lambda: program.play(st, ()), lambda: program.parse_move(st, "two: nothing"),
@@ -205,9 +205,9 @@ score: count(won)
 """
 
 
-def test_choosing_10_of_60_cards_stops_instead_of_listing_75_billion_moves(write, backend):
+def test_choosing_10_of_60_cards_stops_instead_of_listing_75_billion_moves(write):
     path = write(BIG_CHOICE)
-    program = load_game(path).program(2, backend)
+    program = load_game(path).program(2)
     st = program.new_state(0)
     exc = stops(lambda: program.legal_moves(st), 10)
     at(exc, path, "choose: picked")
@@ -231,7 +231,7 @@ def test_a_choice_under_the_limit_is_listed_and_the_limit_is_configurable(write)
     assert "more than 1,000 legal moves" in str(exc)
 
 
-def test_a_value_choice_from_a_huge_list_is_bounded(write, backend):
+def test_a_value_choice_from_a_huge_list_is_bounded(write):
     path = write("""
     name: values
     players: {min: 2, max: 2}
@@ -244,7 +244,7 @@ def test_a_value_choice_from_a_huge_list_is_bounded(write, backend):
     end: {when: "turn >= 1"}
     score: 0
     """)
-    program = load_game(path).program(2, backend)
+    program = load_game(path).program(2)
     st = program.new_state(0)
     exc = stops(lambda: program.legal_moves(st))
     at(exc, path, "choose: x")
@@ -277,7 +277,7 @@ def test_limits_must_be_positive_whole_numbers():
 
 # ---------------------------------------------------------------- memory: values that would grow without bound
 
-def test_numbers_of_a_huge_range_is_refused(write, backend):
+def test_numbers_of_a_huge_range_is_refused(write):
     path = write("""
     name: range
     players: {min: 2, max: 2}
@@ -288,12 +288,12 @@ def test_numbers_of_a_huge_range_is_refused(write, backend):
     end: {when: "turn >= 1"}
     score: 0
     """)
-    exc = stops(lambda: load_game(path).program(2, backend).new_state(0))
+    exc = stops(lambda: load_game(path).program(2).new_state(0))
     at(exc, path, "numbers(n)")
     assert "1,000,000,000 values" in str(exc)
 
 
-def test_a_list_doubled_in_a_loop_is_refused(write, backend):
+def test_a_list_doubled_in_a_loop_is_refused(write):
     path = write("""
     name: doubling
     players: {min: 2, max: 2}
@@ -307,12 +307,12 @@ def test_a_list_doubled_in_a_loop_is_refused(write, backend):
     end: {when: "turn >= 1"}
     score: 0
     """)
-    exc = stops(lambda: load_game(path).program(2, backend).new_state(0))
+    exc = stops(lambda: load_game(path).program(2).new_state(0))
     at(exc, path, "xs + xs")
     assert "joining these lists" in str(exc)
 
 
-def test_a_number_squared_in_a_loop_is_refused(write, backend):
+def test_a_number_squared_in_a_loop_is_refused(write):
     path = write("""
     name: squaring
     players: {min: 2, max: 2}
@@ -326,14 +326,14 @@ def test_a_number_squared_in_a_loop_is_refused(write, backend):
     end: {when: "turn >= 1"}
     score: 0
     """)
-    exc = stops(lambda: load_game(path).program(2, backend).new_state(0))
+    exc = stops(lambda: load_game(path).program(2).new_state(0))
     at(exc, path, "x * x")
     assert "too large" in str(exc)
 
 
 # ---------------------------------------------------------------- triggers
 
-def test_a_trigger_that_empties_its_own_zone_runs_once_and_stops(write, backend):
+def test_a_trigger_that_empties_its_own_zone_runs_once_and_stops(write):
     path = write("""
     name: trigger
     players: {min: 2, max: 2}
@@ -347,12 +347,12 @@ def test_a_trigger_that_empties_its_own_zone_runs_once_and_stops(write, backend)
     end: {when: "turn > 3"}
     score: count(hand)
     """)
-    program = load_game(path).program(2, backend)
+    program = load_game(path).program(2)
     st = play_random(program)
     assert st.over and sorted(map(len, st.zones)) == [0, 0, 2]
 
 
-def test_triggers_that_refill_each_other_do_not_call_each_other_forever(write, backend):
+def test_triggers_that_refill_each_other_do_not_call_each_other_forever(write):
     path = write("""
     name: triggers
     players: {min: 2, max: 2}
@@ -367,14 +367,14 @@ def test_triggers_that_refill_each_other_do_not_call_each_other_forever(write, b
     end: {when: "turn > 4"}
     score: count(hand)
     """)
-    program = load_game(path).program(2, backend)
+    program = load_game(path).program(2)
     st = play_random(program)
     assert st.over and sum(map(len, st.zones)) == 2
 
 
 # ---------------------------------------------------------------- a rule that fails names itself
 
-def test_a_failing_rule_is_named_even_inside_merged_code(write, backend):
+def test_a_failing_rule_is_named_even_inside_merged_code(write):
     """Found by fuzzing: an error in a run of statements compiled into one function was reported
     without a position (or at the first statement of the run)."""
     path = write("""
@@ -391,14 +391,13 @@ def test_a_failing_rule_is_named_even_inside_merged_code(write, backend):
     end: {when: "turn >= 1"}
     score: 0
     """)
-    exc = stops(lambda: load_game(path).program(2, backend).new_state(0))
+    exc = stops(lambda: load_game(path).program(2).new_state(0))
     assert exc.pos is not None and exc.pos.file == path
-    if backend == "generated":          # the reference backend names the first rule of the run
-        at(exc, path, "let xs = later")
+    at(exc, path, "let xs = later")
     assert "in turn 1" in str(exc) and "used before it was given a value" in str(exc)
 
 
-def test_a_failing_condition_of_a_choice_names_the_choice(write, backend):
+def test_a_failing_condition_of_a_choice_names_the_choice(write):
     path = write("""
     name: failing choice
     players: {min: 2, max: 2}
@@ -414,7 +413,7 @@ def test_a_failing_condition_of_a_choice_names_the_choice(write, backend):
     end: {when: "turn >= 1"}
     score: 0
     """)
-    program = load_game(path).program(2, backend)
+    program = load_game(path).program(2)
     st = program.new_state(0)
     exc = stops(lambda: program.legal_moves(st))
     assert exc.pos is not None and exc.pos.file == path

@@ -1,7 +1,7 @@
 """The rules language, construct by construct, each with a tiny purpose-made ruleset.
 
-Every test runs on both backends (the generated code and the closure reference) through the
-`make` fixture; nothing here depends on a real game. Rulesets are written to tmp_path.
+Every test compiles through the `make` fixture; nothing here depends on a real game. Rulesets are
+written to tmp_path.
 """
 from __future__ import annotations
 
@@ -11,18 +11,15 @@ import time
 
 import pytest
 
-from interpreter.compiler import compiler
-
+from interpreter.compiler import build
 from interpreter.runtime import events
 from interpreter.runtime import engine as E
 from interpreter.seats.bots import make_bot
 from interpreter.tools.cli import set_option
 from interpreter.errors import IllegalMove, RecordError, RuleRuntimeError, RulesetError
-from interpreter.compiler.game import Game, load_game
+from interpreter.compiler.game import load_game
 from interpreter.tools.records import make_record, play_game, replay
-from language_helpers import backend, do, edit, ids, local, make, names, ok, texts, var, write  # noqa: F401
-
-BACKENDS = ("generated", "closures")
+from language_helpers import do, edit, ids, local, make, names, ok, texts, var, write  # noqa: F401
 
 # `- {choose: go, options: {ok: {}}}` in a ruleset: a decision that only pauses the rules,
 # so that a test can look at the state at that point (answered with ok()).
@@ -1585,14 +1582,8 @@ RECORDED = """
 """
 
 
-def on_backend(game: Game, backend: str) -> Game:
-    """The records module compiles with the default backend: point this game at the test's one."""
-    game.program = lambda players, backend_=backend: Game.program(game, players, backend_)
-    return game
-
-
-def test_a_record_replays_and_a_tampered_record_fails(write, backend):
-    game = on_backend(load_game(write(RECORDED)), backend)
+def test_a_record_replays_and_a_tampered_record_fails(write):
+    game = load_game(write(RECORDED))
 
     def bots():
         return [make_bot("random", 1), make_bot("greedy", 2), make_bot("random", 3)]
@@ -1638,13 +1629,22 @@ def test_a_record_replays_and_a_tampered_record_fails(write, backend):
         pytest.fail(f"a record with {what} replayed without an error")
 
 
-def test_play_game_plays_the_same_game_on_both_backends(write):
+def test_play_game_plays_the_same_game_each_time_and_its_moves_replay_it(write):
     results = []
-    for backend in BACKENDS:
-        game = on_backend(load_game(write(RECORDED)), backend)
+    for _ in range(2):          # loaded and compiled afresh each time
+        game = load_game(write(RECORDED))
         program, st, moves = play_game(game, 2, 11, [make_bot("greedy", 1), make_bot("random", 2)], record=True)
         assert st.over and st.turn == 12
         results.append((program.result(st), moves))
+        # the moves, played by their text on the recorded shuffles, give the same game
+        again = program.new_state(11, script=st.chance)
+        for seat, text in moves:
+            assert again.decider == seat
+            program.play(again, program.parse_move(again, text))
+        # (a replayed shuffle takes interchangeable cards of a type in id order: compare types)
+        types = [[program.card_type[c] for c in z] for z in st.zones]
+        assert again.over and [[program.card_type[c] for c in z] for z in again.zones] == types
+        assert (again.turn, again.moves, program.result(again)) == (st.turn, st.moves, program.result(st))
     assert results[0] == results[1]
 
 
@@ -1714,10 +1714,10 @@ def prefix_game(write, variant: str) -> tuple:
 
 
 @pytest.mark.parametrize("variant", list(PREFIX_VARIANTS))
-def test_deterministic_setup_prefix_stacks_the_same_cards_in_every_game(write, backend, variant):
+def test_deterministic_setup_prefix_stacks_the_same_cards_in_every_game(write, variant):
     game, length, stacked = prefix_game(write, variant)
     for players in (2, 3):
-        p = game.program(players, backend)
+        p = game.program(players)
         assert p.prefix == length                      # every statement before `shuffle deck`
         states = [p.new_state(seed) for seed in range(6)]
         for st in states:
@@ -1731,12 +1731,12 @@ def test_deterministic_setup_prefix_stacks_the_same_cards_in_every_game(write, b
 
 
 @pytest.mark.parametrize("variant", list(PREFIX_VARIANTS))
-def test_deterministic_setup_prefix_gives_the_same_state_as_running_it(write, backend, monkeypatch, variant):
+def test_deterministic_setup_prefix_gives_the_same_state_as_running_it(write, monkeypatch, variant):
     game, _, _ = prefix_game(write, variant)
     for players in (2, 3):
-        cached = game.program(players, backend)
-        monkeypatch.setattr(compiler, "deterministic_prefix", lambda rules: 0)
-        full = type(cached)(game.rules, players)      # runs the whole setup in every game
+        cached = game.program(players)
+        monkeypatch.setattr(build, "deterministic_prefix", lambda rules: 0)
+        full = build.compile_program(game.rules, players)      # runs the whole setup in every game
         monkeypatch.undo()
         assert full.prefix == 0
         for seed in range(4):
@@ -1753,12 +1753,15 @@ def test_deterministic_setup_prefix_gives_the_same_state_as_running_it(write, ba
 
 
 @pytest.mark.parametrize("variant", list(PREFIX_VARIANTS))
-def test_setup_prefix_is_the_same_on_both_backends_and_across_seeds(write, variant):
+def test_setup_prefix_stays_the_same_across_seeds_and_games_played(write, variant):
     game, _, _ = prefix_game(write, variant)
     for players in (2, 3):
-        gen, ref = game.program(players, "generated"), game.program(players, "closures")
+        played, fresh = game.program(players), build.compile_program(game.rules, players)
         for seed in range(4):
-            a, b = gen.new_state(seed, log=True), ref.new_state(seed, log=True)
+            a = played.new_state(seed, log=True)
+            while not a.over:                       # a game played to its end leaves the prefix as it was
+                played.apply(a, played.legal_moves(a)[-1])
+            a, b = played.new_state(seed, log=True), fresh.new_state(seed, log=True)
             assert a.pending.index == b.pending.index
             b.pending = a.pending
             assert a == b and a.log == b.log

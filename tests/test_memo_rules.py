@@ -5,7 +5,7 @@ Each test fixes a deal (memo_helpers.start: which stack holds which container ty
 lies at each grid position, which stacks each seat draws from), plays moves by their text and
 checks the outcome the rule sheet prescribes. Expected values are worked out by hand from the
 sheet. Hidden information is checked on each seat's view (interpreter.seats.views), built from the
-events only. Every test runs on both backends (the generated code and the closure reference).
+events only.
 
 Reading aid: start() leaves the game at seat 0's first decision of turn 1. With the default
 stacks (stack 1 paper, 2 plastic, 3 glass, 4 metal, 5 organic) and draws (stacks 1, 2, 3 for every
@@ -32,13 +32,6 @@ from memo_helpers import (
     sheet_counts, sheet_deck, sheet_winners, size, stack_sizes, start, texts, turn_over, type_name,
     zone_index,
 )
-
-
-@pytest.fixture(autouse=True, params=M.BACKENDS)
-def backend(request):
-    M.use_backend(request.param)
-    yield request.param
-    M.use_backend("generated")
 
 
 def refused(prog, st, text: str) -> str:
@@ -251,10 +244,10 @@ def test_param_overrides_change_the_deck_and_the_grid(overrides, deck_args, posi
     assert size(prog, st, "stock") == 0
 
 
-def test_set_on_the_command_line_changes_the_deck_and_the_grid(backend):
+def test_set_on_the_command_line_changes_the_deck_and_the_grid():
     args = build_parser().parse_args(["validate", M.RULESET, "--set", "pictures=3", "--set", "truck_copies=1",
                                       "--set", "rows=4", "--set", "cols=9"])
-    prog = load(args).program(2, backend)
+    prog = load(args).program(2)
     assert cells(prog) == list(range(1, 37))
     st = prog.new_state(0)
     assert collections.Counter(n for n in grid(prog, st).values() if n) == sheet_deck(pictures=3, truck_copies=1)

@@ -3,17 +3,11 @@ from __future__ import annotations
 
 import hashlib
 
-from ..frontend import checker
-
-from ..frontend import loader
-
-from ..frontend import schema
-from .codegen import GeneratedProgram
-from .compiler import Program
-from ..runtime.engine import DEFAULT_LIMITS, Limits
-
-BACKENDS = {"generated": GeneratedProgram, "closures": Program}
 from ..errors import Diagnostic, Pos, RuleRuntimeError, RulesetError, UsageError
+from ..frontend import checker, loader, schema
+from ..runtime.engine import DEFAULT_LIMITS, Limits
+from ..runtime.program import Program
+from .build import compile_program
 
 
 class Game:
@@ -33,13 +27,12 @@ class Game:
         if not lo <= players <= hi:
             raise UsageError(f"{self.name} is for {lo} to {hi} players, not {players}")
 
-    def program(self, players: int, backend: str = "generated") -> Program:
-        """The ruleset compiled for this many players (generated code; closures as a reference)."""
+    def program(self, players: int) -> Program:
+        """The ruleset compiled for this many players."""
         self.check_players(players)
-        key = (players, backend)
-        if key not in self._programs:
-            self._programs[key] = BACKENDS[backend](self.rules, players, self.limits)
-        return self._programs[key]
+        if players not in self._programs:
+            self._programs[players] = compile_program(self.rules, players, self.limits)
+        return self._programs[players]
 
 
 def load_game(path: str, overrides: dict | None = None, limits: Limits | None = None) -> Game:

@@ -1,8 +1,10 @@
-"""The run-time: a game in progress as plain data, and what a caller does with a program.
+"""The run-time: a game in progress as plain data, and what a caller does with a compiled program.
 
-`engine` holds the state (zones of card ids, variables, the program counter and its return
-stack), the run loop and the card moves the compiled code calls; `decisions` the legal moves of a
-choice and their canonical texts; `events` who saw what; `rng` the seeded random numbers kept in
-the state; `runtime` the program's public face (new_state, legal_moves, apply, result). Imports
-only `interpreter.errors`: it knows nothing of rules files or of how the code was compiled.
+`program` holds the compiled program (the layout's tables, the op list, decisions, scoring) and its
+public face (new_state, legal_moves, apply, play, score, result); `engine` the state (zones of card
+ids, variables, the program counter and its return stack), the run loop and the card moves the
+generated code calls; `helpers` the small functions and ops it calls besides; `decisions` the legal
+moves of a choice and their canonical texts; `events` who saw what; `rng` the seeded random numbers
+kept in the state. Imports only `interpreter.errors`: it knows nothing of rules files or of how the
+code was compiled.
 """

@@ -1,7 +1,7 @@
 """The run-time: the game state as plain data, card moves, shuffles and the run loop.
 
 The position in the rules is `pc` plus a return `stack`, both in the state; compiled ops
-are closures `op(state) -> next pc` (a negative pc pauses at a decision or the end).
+are functions `op(state) -> next pc` (a negative pc pauses at a decision or the end).
 """
 from __future__ import annotations
 

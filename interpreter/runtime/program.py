@@ -1,14 +1,62 @@
-"""What a caller does with a compiled Program: start a game, list moves, apply them, score."""
+"""A compiled program and what a caller does with it: start a game, list moves, apply them, score.
+
+`Program` holds what the compiler made (the layout's tables, the op list, the decisions, the
+scoring functions) and knows nothing of how it was made.
+"""
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from . import engine as E
 from . import rng
 from .decisions import normalise
+from .helpers import alike_guard
 from ..errors import IllegalMove, RuleRuntimeError
 
 
-class Runtime:
-    """State-level API of Program (see compiler.py)."""
+@dataclass
+class Compiled:
+    """What the compiler hands a Program besides the layout: code, decisions, scoring, constants."""
+
+    code: list                  # per pc: op(st) -> next pc
+    op_pos: list                # per pc: the position of its rule, or None
+    loops: list                 # (first pc, end pc, position) of every while loop holding a decision
+    line_pos: dict              # generated file name -> {line: position of its rule}
+    decisions: list
+    prefix: int                 # how many leading setup statements initial() runs, once
+    end_fn: object              # f(st, c) for the end condition, the score, the bot evaluation (or None)
+    score_fn: object
+    eval_fn: object
+    tiebreak_fns: list          # [(sign, f(st, c))]
+    initial_code: object        # () -> (first player f(st, c), [(slot, count, f(st, c), pos)] per variable,
+                                #        f(st) running the setup's prefix); made when first needed
+    const: object               # const(expression): a constant of the rules worked out at this player count
+    source: str = ""            # the generated text of the ops (for reading, not run)
+
+
+class Program:
+    """A ruleset compiled for one player count: its tables and code, and the state-level API."""
+
+    def __init__(self, rules, players: int, limits, layout, compiled: Compiled):
+        self.rules, self.players, self.limits = rules, players, limits
+        lay, c = layout, compiled
+        self.layout = lay
+        self.zone_names, self.zone_decl, self.zone_owner, self.zone_vis = (
+            lay.zone_names, lay.zone_decl, lay.zone_owner, lay.zone_vis)
+        self.zone_alike, self.zone_base, self.family, self.zone_width = (
+            lay.zone_alike, lay.zone_base, lay.family, lay.zone_width)
+        self.var_base, self.n_vars, self.n_locals = lay.var_base, lay.n_vars, lay.n_locals
+        self.type_names, self.type_attrs, self.type_index, self.type_tables = (
+            lay.type_names, lay.type_attrs, lay.type_index, lay.type_tables)
+        self.card_type, self.card_start, self.attr_tables = lay.card_type, lay.card_start, lay.attr_tables
+        self.param_values = lay.param_values
+        self.code, self.op_pos, self.loops, self.line_pos = c.code, c.op_pos, c.loops, c.line_pos
+        self.decisions, self.prefix, self.source = c.decisions, c.prefix, c.source
+        self.end_fn, self.score_fn, self.eval_fn, self.tiebreak_fns = c.end_fn, c.score_fn, c.eval_fn, c.tiebreak_fns
+        self.const = c.const
+        self._initial_code = c.initial_code
+        self._alike = alike_guard(lay.card_type, lay.type_names, lay.zone_decl, lay.zone_names)
+        self._initial = None
 
     def new_state(self, seed: int = 0, log: bool = False, record: bool = False, script=None) -> E.State:
         """A new game: the setup run up to the first decision."""
@@ -29,21 +77,13 @@ class Runtime:
 
     def check_alike(self, st: E.State, cards: list, d: int, pos) -> None:
         """A zone declared `alike` takes one card type while it is empty: refuse a mixed move into it."""
-        if st.zones[d] or not cards:
-            return
-        types = self.card_type
-        first = types[cards[0]]
-        other = next((types[c] for c in cards if types[c] != first), None)
-        if other is not None:
-            names = self.type_names
-            raise RuleRuntimeError(pos, f"zone '{self.zone_decl[d].name}' is declared alike, but this move puts "
-                                   f"{names[first]} and {names[other]} into the empty {self.zone_names[d]}: "
-                                   "fill it with one type at a time, or drop 'alike'")
+        self._alike(st, cards, d, pos)
 
     def initial(self) -> tuple:
         """Cards in their start zones, variables set, and the setup's deterministic first statements
         done — the same for every game, so computed once: (zones, loc, vars, events)."""
         if self._initial is None:
+            first, var_inits, setup = self._initial_code()
             st = E.State()
             st.zones = [[] for _ in self.zone_names]
             st.loc = list(self.card_start)
@@ -53,30 +93,32 @@ class Runtime:
             st.stack, st.turn, st.moves, st.pending = [], 0, 0, None
             st.ending = st.extra = st.over = False
             st.log, st.chance, st.script, st.rng = [], None, None, 0
+            self.start_values(st, first, var_inits)
             try:
-                # who starts is known before the variables, so their initial values may use `current`
-                st.current = st.me = self.expr(self.rules.first)(st, None) % self.players
-            except TypeError:
-                raise RuleRuntimeError(self.rules.first.pos, "turn.first cannot use a game variable: "
-                                       "variables get their initial values after the first player is known")
+                setup(st)
             except E.RULE_FAILURES as exc:
-                raise E.failure(exc, st, self.rules.first.pos) from None
-            for decl in self.rules.vars:
-                init, base = self.expr(decl.initial), self.var_base[decl.name]
-                for k in range(self.players if decl.per_player else 1):
-                    st.me = k
-                    try:
-                        st.vars[base + k] = init(st, None)
-                    except E.RULE_FAILURES as exc:
-                        raise E.failure(exc, st, decl.initial.pos) from None
-            st.me = st.current
-            try:
-                self.block_fn(self.rules.setup[:self.prefix])(st)
-            except E.RULE_FAILURES as exc:
-                first = self.rules.setup[0].pos if self.rules.setup else None
-                raise E.failure(exc, st, self.where(exc) or first) from None
+                first_rule = self.rules.setup[0].pos if self.rules.setup else None
+                raise E.failure(exc, st, self.where(exc) or first_rule) from None
             self._initial = (st.zones, st.loc, st.vars, st.log)
         return self._initial
+
+    def start_values(self, st: E.State, first, var_inits: list) -> None:
+        """Who starts, then every variable's initial value (which may use `current`)."""
+        try:
+            st.current = st.me = first(st, None) % self.players
+        except TypeError:
+            raise RuleRuntimeError(self.rules.first.pos, "turn.first cannot use a game variable: "
+                                   "variables get their initial values after the first player is known")
+        except E.RULE_FAILURES as exc:
+            raise E.failure(exc, st, self.rules.first.pos) from None
+        for base, count, init, pos in var_inits:
+            for k in range(count):
+                st.me = k
+                try:
+                    st.vars[base + k] = init(st, None)
+                except E.RULE_FAILURES as exc:
+                    raise E.failure(exc, st, pos) from None
+        st.me = st.current
 
     def legal_moves(self, st: E.State) -> list:
         """Every legal move of the deciding player, deduplicated by card type."""

@@ -1,0 +1,61 @@
+"""Compile a checked ruleset for one player count: layout, generated code, then a run-time Program.
+
+The stages share plain data: the layout's tables (layout), the expression generator and its
+namespace (codegen), constants worked out through it (fold), the statements' source lines
+(statements) and the op list (flow). The result is an interpreter.runtime Program holding them.
+"""
+from __future__ import annotations
+
+from ..frontend import ir
+from ..runtime import engine as E
+from ..runtime.helpers import alike_guard
+from ..runtime.program import Compiled, Program
+from . import layout as L
+from .codegen import CodeGen
+from .fold import Scratch, deterministic_prefix
+from .flow import Flow
+from .statements import StatementGen
+
+
+def compile_program(rules: ir.Ruleset, players: int, limits: E.Limits | None = None) -> Program:
+    """The ruleset compiled for this many players (with these run-time guards)."""
+    limits = limits or E.DEFAULT_LIMITS
+    lay = L.new_layout(rules, players)
+    gen = CodeGen(rules, lay, limits)
+    const = gen.fold.const
+    L.lay_out_zones(lay, rules, limits, lambda e, what: L.const_list(const, e, what))
+    L.lay_out_vars(lay, rules)
+    L.make_cards(lay, rules, limits, const, Scratch(lay.n_locals))
+    prefix = deterministic_prefix(rules)
+    stmts = compile_triggers(gen, gen.k(alike_guard(lay.card_type, lay.type_names, lay.zone_decl, lay.zone_names)))
+    flow = Flow(gen, stmts)
+    flow.lay_out(prefix)
+    lam = gen.lam
+    compiled = Compiled(
+        code=flow.code, op_pos=flow.op_pos, loops=flow.loops, line_pos=gen.line_pos, decisions=flow.decisions,
+        prefix=prefix, end_fn=lam(rules.end_when), score_fn=lam(rules.score),
+        tiebreak_fns=[(sign, lam(e)) for sign, e in rules.tiebreak],
+        eval_fn=lam(rules.bot_eval) if rules.bot_eval is not None else None,
+        initial_code=lambda: initial_code(gen, stmts, prefix), const=const, source=flow.source)
+    return Program(rules, players, limits, lay, compiled)
+
+
+def compile_triggers(gen: CodeGen, check_alike: str) -> StatementGen:
+    """The statement generator, and every on_empty trigger compiled into a one-item cell that the
+    code reaches (so that a trigger may take from a zone declared after it); a trigger does not run
+    again while it runs."""
+    cells = {d.name: [None] for d in gen.rules.zones if d.on_empty}
+    names = {d.name: f"{gen.k(cells[d.name])}[0]" if d.on_empty else "None" for d in gen.rules.zones}
+    stmts = StatementGen(gen, names, check_alike)
+    for i, d in enumerate(gen.rules.zones):       # our names in the generated code, never the ruleset's
+        if d.on_empty:
+            cells[d.name][0] = E.once(stmts.function_from_block(d.on_empty, f"trigger_{i}"))
+    return stmts
+
+
+def initial_code(gen: CodeGen, stmts: StatementGen, prefix: int) -> tuple:
+    """What Program.initial runs: who starts, every variable's initial value, the setup's prefix."""
+    rules, lay = gen.rules, gen.layout
+    var_inits = [(lay.var_base[d.name], lay.players if d.per_player else 1, gen.lam(d.initial), d.initial.pos)
+                 for d in rules.vars]
+    return gen.lam(rules.first), var_inits, stmts.function_from_block(rules.setup[:prefix], "setup_prefix")

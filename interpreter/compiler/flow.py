@@ -1,0 +1,262 @@
+"""The flat op list: the rules laid out as ops `op(st) -> next pc`, each one generated function.
+
+The flow: first player -> the setup after its deterministic prefix -> the turn loop [turn start ->
+each step (skipped once the game is ending, unless it finishes the game) followed by the end check
+-> turn end] -> the procedures that hold a decision (entered with a return address on the stack).
+Statements holding a decision get ops of their own, so the position in the rules stays in the
+state; runs of ops that fall through are merged, so a stretch of rules between two decisions is
+one call.
+"""
+from __future__ import annotations
+
+from ..frontend import ir
+from ..runtime.decisions import CardSpec, Decision
+from ..runtime.helpers import ask_op, call_op
+from .fold import may_change
+from .statements import Line
+
+MAX_MERGED_LINES = 400
+
+
+def has_decision(rules: ir.Ruleset, stmts) -> bool:
+    """Whether a block asks for a decision (in nested blocks or called procedures too)."""
+    for s in stmts:
+        if isinstance(s, ir.ChooseS):
+            return True
+        if isinstance(s, ir.CallS) and has_decision(rules, rules.procedures.get(s.name, [])):
+            return True
+        for attr in ("then", "orelse", "body"):
+            if has_decision(rules, getattr(s, attr, None) or []):
+                return True
+    return False
+
+
+class Flow:
+    """Builds the op list of a ruleset from the generators of expressions (`gen`) and statements."""
+
+    def __init__(self, gen, stmts):
+        self.gen, self.stmts, self.rules, self.layout, self.limits = gen, stmts, gen.rules, gen.layout, gen.limits
+        self.ops: list = []          # per pc: ("code", lines, falls) or ("fn", function)
+        self.op_pos: list = []       # per pc: the position of its rule, or None
+        self.loops: list = []        # (first pc, end pc, position) of every while loop holding a decision
+        self.decisions: list = []
+        self.proc_entry: dict = {}   # procedure holding a decision -> its first pc
+        self.extra_slots = self.layout.n_locals
+        self.turn_start = 0
+        self.code: list = []
+        self.source = ""
+
+    def lay_out(self, prefix: int) -> None:
+        """Every op, in the order of the flow, then the compiled code list."""
+        rules = self.rules
+        self.emit_start()
+        self.emit_block(rules.setup[prefix:])
+        self.turn_start = len(self.ops)
+        self.emit_turn_start()
+        for stmt in rules.steps:
+            self.emit_step(stmt)
+        self.emit_turn_end()
+        for name, body in rules.procedures.items():
+            if has_decision(rules, body):
+                self.proc_entry[name] = len(self.ops)
+                self.emit_block(body)
+                self.add_code(["return st.stack.pop()"], False)
+        self.finish_code()
+
+    def new_slot(self) -> int:
+        """A hidden variable slot of the flow's own (a loop's list and index, an option's number)."""
+        slot = self.extra_slots
+        self.extra_slots += 1
+        return slot
+
+    # ---- ops ----
+    def add_code(self, lines: list, falls: bool, pos=None) -> int:
+        """Append an op made of source lines; `falls` means it ends by going to the next pc."""
+        self.ops.append(("code", lines + ([f"return {len(self.ops) + 1}"] if falls else []), falls))
+        self.op_pos.append(pos)
+        return len(self.ops) - 1
+
+    def add_fn(self, fn, pos=None) -> int:
+        self.ops.append(("fn", fn, False))
+        self.op_pos.append(pos)
+        return len(self.ops) - 1
+
+    def placeholder(self) -> int:
+        self.ops.append(None)
+        self.op_pos.append(None)
+        return len(self.ops) - 1
+
+    def finish_code(self) -> None:
+        """Merge fall-through chains and compile every op."""
+        merged: list = [None] * len(self.ops)
+        for i in range(len(self.ops) - 1, -1, -1):
+            kind, body, falls = self.ops[i]
+            if kind != "code":
+                continue
+            # every line remembers its rule, so that errors name it after ops are merged
+            body = [line if isinstance(line, Line) else Line(line, self.op_pos[i]) for line in body]
+            lines = body
+            if falls and i + 1 < len(self.ops) and merged[i + 1] is not None \
+                    and len(body) + len(merged[i + 1]) < MAX_MERGED_LINES:
+                lines = body[:-1] + merged[i + 1]
+            merged[i] = lines
+        src, where, n = [], {}, 1
+        for i, lines in enumerate(merged):
+            if lines is None:
+                continue
+            src.append(f"def op_{i}(st):\n    Z = st.zones; V = st.vars; L = st.loc\n"
+                       + "".join(f"    {line}\n" for line in lines))
+            for k, line in enumerate(lines):
+                where[n + 2 + k] = line.pos
+            n += 3 + len(lines)         # the def line, the Z = ... line, the body, the blank line between
+        ns = dict(self.gen.ns)
+        exec(self.gen.compile_source("\n".join(src), where), ns)    # generated text, never ruleset text
+        self.code = [ns[f"op_{i}"] if merged[i] is not None else self.ops[i][1] for i in range(len(self.ops))]
+        self.source = "\n".join(src)
+
+    # ---- the turn ----
+    def emit_start(self) -> None:
+        self.add_code([f"st.current = st.me = ({self.gen.x(self.rules.first, {})}) % {self.layout.players}"], True)
+
+    def emit_turn_start(self) -> None:
+        turns = self.limits.turns
+        self.add_code([
+            "st.turn += 1",
+            f"if st.turn > {turns}: _h.too_many_turns({turns}, {self.gen.k(self.rules.end_when.pos)})",
+            "st.me = st.current",
+            "st.extra = False",
+            "if st.log is not None: st.log.append((E.TURN, st.current, st.turn))",
+        ], True)
+
+    def emit_step(self, stmt) -> None:
+        """A top-level step, then the end check: skipped once the game is ending unless named in
+        end.finish; the check is left out after a step that cannot change the end condition."""
+        rules = self.rules
+        name = stmt.name if isinstance(stmt, ir.StepS) else None
+        body = stmt.body if isinstance(stmt, ir.StepS) else [stmt]
+        guard = self.placeholder()
+        self.emit_block(body)
+        first = stmt is rules.steps[0]     # the first step also sees what setup and the turn change did
+        test = [f"if not st.ending and {self.gen.x(rules.end_when, {})}: st.ending = True"] \
+            if first or may_change(rules, rules.end_when, body) else []
+        check = self.add_code(test, True)
+        lines = [] if name in rules.finish else [f"if st.ending: return {check}"]
+        self.ops[guard] = ("code", lines + [f"return {guard + 1}"], True)
+
+    def emit_turn_end(self) -> None:
+        nxt = self.gen.x(self.rules.next, {}) if self.rules.next is not None else "st.current + 1"
+        self.add_code([
+            "if st.ending:",
+            "    st.over = True",
+            "    st.pending = None",
+            "    if st.log is not None: st.log.append((E.END,))",
+            "    return -1",
+            f"if not st.extra: st.current = ({nxt}) % {self.layout.players}",
+            f"return {self.turn_start}",
+        ], False)
+
+    # ---- blocks ----
+    def emit_block(self, stmts) -> None:
+        """Ops for a block: decision-free statements become inline code."""
+        run: list = []
+        pos = None
+        for s in stmts:
+            if has_decision(self.rules, [s]):
+                if run:
+                    self.add_code(run, True, pos)
+                run, pos = [], None
+                getattr(self, "d_" + type(s).__name__)(s)
+            else:
+                pos = pos or s.pos
+                run.extend(self.stmts.stmt(s))
+        if run:
+            self.add_code(run, True, pos)
+
+    def d_IfS(self, s) -> None:
+        test = self.placeholder()
+        self.emit_block(s.then)
+        jump = self.placeholder()
+        else_pc = len(self.ops)
+        self.emit_block(s.orelse)
+        end = len(self.ops)
+        self.ops[test] = ("code", [f"return {test + 1} if {self.gen.x(s.cond, {})} else {else_pc}"], False)
+        self.ops[jump] = ("code", [f"return {end}"], False)
+        self.op_pos[test] = s.pos
+
+    def d_ForS(self, s) -> None:
+        lst, idx = self.new_slot(), self.new_slot()
+        self.add_code([f"V[{lst}] = list({self.gen.x(s.iterable, {})})", f"V[{idx}] = 0"], True, s.pos)
+        head = self.placeholder()
+        self.emit_block(s.body)
+        self.add_code([f"return {head}"], False)
+        end = len(self.ops)
+        self.ops[head] = ("code", [
+            f"i = V[{idx}]",
+            f"if i >= len(V[{lst}]): return {end}",
+            f"V[{s.slot}] = V[{lst}][i]",
+            f"V[{idx}] = i + 1",
+            f"return {head + 1}",
+        ], False)
+
+    def d_WhileS(self, s) -> None:
+        head = self.placeholder()
+        self.emit_block(s.body)
+        self.add_code([f"return {head}"], False)
+        end = len(self.ops)
+        self.ops[head] = ("code", [f"return {head + 1} if {self.gen.x(s.cond, {})} else {end}"], False)
+        self.op_pos[head] = s.pos
+        self.loops.append((head, end, s.pos))
+
+    def d_StepS(self, s) -> None:
+        self.emit_block(s.body)
+
+    def d_CallS(self, s) -> None:
+        self.add_fn(call_op(self.proc_entry, s.name, len(self.ops)), s.pos)
+
+    def d_ChooseS(self, s) -> None:
+        dec = self.decision(s)
+        self.add_fn(ask_op(dec, self.gen.lam(s.by) if s.by is not None else None, len(self.ops)), s.pos)
+        if dec.kind != "options":
+            return
+        dispatch = self.placeholder()
+        starts, jumps = [], []
+        for opt in s.options:
+            starts.append(len(self.ops))
+            self.emit_block(opt.body)
+            jumps.append(self.placeholder())
+        end = len(self.ops)
+        for j in jumps:
+            self.ops[j] = ("code", [f"return {end}"], False)
+        self.ops[dispatch] = ("code", [f"return {self.gen.k(tuple(starts))}[V[{dec.option_slot}]]"], False)
+
+    # ---- decisions ----
+    def decision(self, s) -> Decision:
+        """The compiled form of a choose: what may be chosen, as generated functions."""
+        lam = self.gen.lam
+        dec = Decision(len(self.decisions), s.name, s.slot, s.pos)
+        dec.max_moves = self.limits.moves
+        if s.cards is not None:
+            dec.cards = self.card_spec(s.cards, dec)
+        elif s.values is not None:
+            dec.kind = "value"
+            dec.values = lam(s.values)
+            dec.where = lam(s.where) if s.where is not None else None
+        else:
+            dec.kind = "options"
+            dec.options = [(o.name, o.slot, self.card_spec(o.cards, dec) if o.cards else None) for o in s.options]
+            dec.option_slot = self.new_slot()
+        self.decisions.append(dec)
+        return dec
+
+    def card_spec(self, cc, dec: Decision | None = None) -> CardSpec:
+        lam, lay = self.gen.lam, self.layout
+        same = lay.type_tables[cc.same] if cc.same else None
+        where = lam(cc.where) if cc.where is not None else None
+        spec = CardSpec(lam(cc.cards), where, lam(cc.lo), lam(cc.hi) if cc.hi is not None else None, same,
+                        lay.card_type, lay.type_names)
+        spec.decision, spec.max_moves = dec, self.limits.moves
+        base = ir.base_of(cc.cards)
+        if not (isinstance(base, ir.ZoneRef) and base.decl.visible == "everyone"):     # else nothing to guard
+            spec.zone_vis, spec.zone_names, spec.pos = lay.zone_vis, lay.zone_names, cc.cards.pos
+            spec.one_zone = isinstance(base, ir.ZoneRef)     # all candidates lie in one zone: check one
+        return spec

@@ -1,0 +1,146 @@
+"""The small functions generated code calls at run time (through the name `_h`), and the ops and
+guards that are closures rather than generated text (a pause at a decision, the `alike` check)."""
+from __future__ import annotations
+
+from ..errors import RuleRuntimeError
+
+MAX_INT_BITS = 4096      # a number squared again and again would grow without bound
+
+
+def numbers(lo, hi, pos, limit: int) -> list:
+    """numbers(lo, hi): lo..hi, both included, at most `limit` of them."""
+    if hi - lo + 1 > limit:
+        raise RuleRuntimeError(pos, f"the numbers from {lo:,} to {hi:,} would be {hi - lo + 1:,} values, but a "
+                               f"list holds at most {limit:,}")
+    return list(range(lo, hi + 1))
+
+
+def join(a, b, pos, limit: int):
+    """a + b where either may be a list (or a text): at most `limit` values long (a list doubled in a
+    loop would fill the memory)."""
+    if type(a) is int and type(b) is int:
+        return a + b
+    if isinstance(a, (list, str)) and isinstance(b, (list, str)) and len(a) + len(b) > limit:
+        raise RuleRuntimeError(pos, f"joining these lists would make {len(a) + len(b):,} values, but a list "
+                               f"holds at most {limit:,}")
+    return a + b
+
+
+def multiply(a, b, pos):
+    """a * b for two numbers (never a list or a text repeated), bounded in size."""
+    if not (type(a) is int and type(b) is int):
+        if not (isinstance(a, int) and isinstance(b, int)):
+            raise RuleRuntimeError(pos, f"'*' multiplies numbers, not {a!r} and {b!r}")
+    if a.bit_length() + b.bit_length() > MAX_INT_BITS:
+        raise RuleRuntimeError(pos, f"this product is too large (more than {MAX_INT_BITS} binary digits)")
+    return a * b
+
+
+def index_of(seq, x, pos):
+    """The position of x in seq (the first, counting from 0); an error naming the rule if absent."""
+    try:
+        return list(seq).index(x)
+    except ValueError:
+        raise RuleRuntimeError(pos, f"{x!r} is not in the list {list(seq)!r}") from None
+
+
+def too_many_turns(limit: int) -> str:
+    return f"the game passed {limit:,} turns without ending: check the end condition (limit: --max-turns)"
+
+
+def endless_loop(limit: int, st) -> str:
+    return f"this loop ran {limit:,} times in turn {st.turn}: it never ends (limit: --max-loops)"
+
+
+class Helpers:
+    """The helpers as one namespace entry, `_h.name(...)` in generated code."""
+
+    @staticmethod
+    def attr(table, card):
+        if card is None:
+            return None
+        if isinstance(card, list):
+            return [table[c] for c in card]
+        return table[card]
+
+    @staticmethod
+    def first(xs):
+        return xs[0] if xs else None
+
+    @staticmethod
+    def last(xs):
+        return xs[-1] if xs else None
+
+    @staticmethod
+    def top(xs, n):
+        return xs[max(0, len(xs) - n):] if n > 0 else []
+
+    @staticmethod
+    def bottom(xs, n):
+        return xs[:n] if n > 0 else []
+
+    @staticmethod
+    def at(xs, i, pos):
+        if not 0 <= i < len(xs):
+            raise RuleRuntimeError(pos, f"index {i} is outside the list (it has {len(xs)} items)")
+        return xs[i]
+
+    index = staticmethod(index_of)
+    numbers = staticmethod(numbers)
+    join = staticmethod(join)
+    multiply = staticmethod(multiply)
+
+    @staticmethod
+    def div(a, b, pos):
+        if b == 0:
+            raise RuleRuntimeError(pos, "division by zero")
+        return a // b
+
+    @staticmethod
+    def mod(a, b, pos):
+        if b == 0:
+            raise RuleRuntimeError(pos, "division by zero")
+        return a % b
+
+    @staticmethod
+    def too_many_turns(limit, pos):
+        raise RuleRuntimeError(pos, too_many_turns(limit))
+
+    @staticmethod
+    def endless(limit, pos, st):
+        raise RuleRuntimeError(pos, endless_loop(limit, st))
+
+
+def ask_op(dec, by, here: int):
+    """The op that pauses at a decision: who decides, and where to resume."""
+    def ask(st):
+        st.pending = dec
+        st.decider = by(st, None) if by is not None else st.current
+        st.pc = here + 1
+        return -1
+    return ask
+
+
+def call_op(entry: dict, name: str, here: int):
+    """The op that enters a procedure holding a decision, to come back to the op after it."""
+    def call(st, name=name):
+        st.stack.append(here + 1)
+        return entry[name]
+    return call
+
+
+def alike_guard(card_type: list, type_names: list, zone_decl: list, zone_names: list):
+    """check(st, cards, d, pos): a zone declared `alike` takes one card type while it is empty, so
+    a mixed move into it is refused."""
+    def check_alike(st, cards: list, d: int, pos) -> None:
+        if st.zones[d] or not cards:
+            return
+        types = card_type
+        first = types[cards[0]]
+        other = next((types[c] for c in cards if types[c] != first), None)
+        if other is not None:
+            names = type_names
+            raise RuleRuntimeError(pos, f"zone '{zone_decl[d].name}' is declared alike, but this move puts "
+                                   f"{names[first]} and {names[other]} into the empty {zone_names[d]}: "
+                                   "fill it with one type at a time, or drop 'alike'")
+    return check_alike
