@@ -41,9 +41,8 @@ def compile_program(rules: ir.Ruleset, players: int, limits: E.Limits | None = N
 
 
 def compile_triggers(gen: CodeGen, check_alike: str) -> StatementGen:
-    """The statement generator, and every on_empty trigger compiled into a one-item cell that the
-    code reaches (so that a trigger may take from a zone declared after it); a trigger does not run
-    again while it runs."""
+    """The statement generator, with every on_empty trigger compiled into a cell the code reads."""
+    # a cell, filled after all names are known, lets a trigger take from a zone declared after it
     cells = {d.name: [None] for d in gen.rules.zones if d.on_empty}
     names = {d.name: f"{gen.k(cells[d.name])}[0]" if d.on_empty else "None" for d in gen.rules.zones}
     stmts = StatementGen(gen, names, check_alike)

@@ -129,14 +129,15 @@ class Flow:
         ], True)
 
     def emit_step(self, stmt) -> None:
-        """A top-level step, then the end check: skipped once the game is ending unless named in
-        end.finish; the check is left out after a step that cannot change the end condition."""
+        """A top-level step (skipped once the game is ending unless in end.finish), then the end check."""
         rules = self.rules
         name = stmt.name if isinstance(stmt, ir.StepS) else None
         body = stmt.body if isinstance(stmt, ir.StepS) else [stmt]
         guard = self.placeholder()
         self.emit_block(body)
-        first = stmt is rules.steps[0]     # the first step also sees what setup and the turn change did
+        # the check is left out after a step that cannot change the end condition; the first step
+        # also sees what the setup and the turn change did
+        first = stmt is rules.steps[0]
         test = [f"if not st.ending and {self.gen.x(rules.end_when, {})}: st.ending = True"] \
             if first or may_change(rules, rules.end_when, body) else []
         check = self.add_code(test, True)

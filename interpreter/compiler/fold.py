@@ -13,6 +13,7 @@ from ..frontend import ir
 from .layout import HIDDEN_SLOTS
 
 NO = object()             # try_const's answer for an expression that needs the game state
+_UNSEEN = object()
 PURE = (ir.Lit, ir.Param, ir.Local, ir.Builtin)
 _STATIC_PARTS = (ir.Bin, ir.Cmp, ir.InOp, ir.Logic, ir.NotOp, ir.NegOp, ir.Cond, ir.ListLit, ir.Func)
 _CONST_FILE = "<constant>"
@@ -71,8 +72,8 @@ class Folder:
             return self.const(e)
         if isinstance(e, ir.Builtin) and e.name in ("players", "seats"):
             return self.const(e)
-        found = self.known.get(e, self)
-        if found is self:
+        found = self.known.get(e, _UNSEEN)
+        if found is _UNSEEN:
             found = NO
             if is_static(e):
                 try:

@@ -81,8 +81,7 @@ def lay_out_vars(lay: Layout, rules: ir.Ruleset) -> None:
 
 
 def make_cards(lay: Layout, rules: ir.Ruleset, limits, const, scratch) -> None:
-    """Expand card kinds into types and card ids; build the attribute tables. `const(e, scratch)`
-    works out a constant with a card kind's `for` variables bound in scratch.vars."""
+    """Expand card kinds into types and card ids (counts by const(e, scratch)); build attribute tables."""
     card_type, start = lay.card_type, lay.card_start
     for kind in rules.cards:
         for binding in bindings(kind.loops, limits, lambda e, what: const_list(const, e, what)):

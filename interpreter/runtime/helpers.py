@@ -130,8 +130,7 @@ def call_op(entry: dict, name: str, here: int):
 
 
 def alike_guard(card_type: list, type_names: list, zone_decl: list, zone_names: list):
-    """check(st, cards, d, pos): a zone declared `alike` takes one card type while it is empty, so
-    a mixed move into it is refused."""
+    """check(st, cards, d, pos), refusing a mixed move into an empty zone declared `alike`."""
     def check_alike(st, cards: list, d: int, pos) -> None:
         if st.zones[d] or not cards:
             return
