@@ -51,7 +51,6 @@ class Context:
         self.functions: dict = {}
         self.fn_keys: dict = {}                 # function name -> its key as written, e.g. 'f(a, b)'
         self.fn_scopes: dict = {}               # function name -> {parameter: slot}
-        self.procedures: dict = {}
         self.proc_paths: dict = {}
         self.attrs: set = set()
         self.slots: dict = {}

@@ -44,28 +44,29 @@ def bare_name(cx: Context, node, pos, path, scope: Scope):
         return ir.UserCall(pos, "any", cx.functions[name], ())
     if name in cx.attrs:
         attribute_outside_card(cx, name, pos, scope)
+        raise Unresolved
     late = late_local(cx, name, path)
     if late is not None:
         return ir.Local(pos, cx.local_type(name), late, name)
     unknown_name(cx, name, pos, path, scope)
+    raise Unresolved
 
 
 def attribute_outside_card(cx: Context, name: str, pos: Pos, scope: Scope) -> None:
-    """A card attribute named where no card is at hand: reported, raises Unresolved."""
+    """Report a card attribute named where no card is at hand."""
     values = list(cx.params) + list(cx.zones) + list(cx.vars) + list(scope.fn_params)
     close = cx.suggest(name, [k for k in values if k != name])
     cx.error(pos, f"'{name}' is a card attribute, usable only inside a where condition or after a '.'",
              "name", f"{close} (a card's {name} is read as e.g. first(cards).{name})" if close
              else f"e.g. first(cards).{name}")
-    raise Unresolved
 
 
 def unknown_name(cx: Context, name: str, pos: Pos, path, scope: Scope) -> None:
-    """A keyword or a name nothing declares: reported with a hint, raises Unresolved."""
+    """Report a keyword, or a name nothing declares (with a hint), where a value should stand."""
     if name in KEYWORDS:
         cx.error(pos, f"'{name}' is a keyword and cannot stand here", "syntax",
                  "a value was expected: a name, a number, a quoted text, a list [...] or (...)")
-        raise Unresolved
+        return
     known = list(cx.params) + list(cx.zones) + list(cx.vars) + list(cx.slots) + list(BUILTIN_NAMES)
     known += list(cx.functions) + list(scope.fn_params) + (list(cx.attrs) if scope.card else [])
     known += ["true", "false"]
@@ -75,7 +76,6 @@ def unknown_name(cx: Context, name: str, pos: Pos, path, scope: Scope) -> None:
         hint = cx.suggest(name, [k for k in known if "." not in k and "!" not in k]) or \
             unknown_name_hint(name, path)
     cx.error(pos, f"unknown name '{name}'", "name", hint)
-    raise Unresolved
 
 
 def family_without_index(cx: Context, decl: ir.ZoneDecl, pos: Pos) -> None:
