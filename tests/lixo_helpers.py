@@ -6,7 +6,7 @@ turned over (bins) or dealt (garbage).
 
 Setup shuffles `bins` first, then `garbage`; start() scripts both outcomes, so a test fixes the
 order of the bins cards and of the garbage cards dealt, and nothing else is left to chance.
-The figures below are the rule sheet's (/work/shared/rules/lixo.md, "Components"), not the
+The figures below are the rule sheet's (docs/games.md, "Lixo?", "Components"), not the
 ruleset's.
 """
 from __future__ import annotations

@@ -12,7 +12,7 @@ paper:1, 3-4 paper:2, ..., 39-40 organic:4), then the trucks (41-42 swap, 43-44 
 take, 47-48 give, 49-50 container_swap). Cells a test names displace that order: the other
 cards fill the remaining cells in the same order.
 
-The figures below are the rule sheet's (/work/shared/rules/sorting-memo.md), not the ruleset's.
+The figures below are the rule sheet's (docs/games.md, "Sorting Memo"), not the ruleset's.
 """
 from __future__ import annotations
 

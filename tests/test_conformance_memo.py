@@ -1,8 +1,9 @@
-"""Conformance of the Sorting Memo ruleset (rulesets/sorting_memo.yaml, /work/shared/rules/sorting-memo.md):
-seeded bot games with the rule sheet's invariants checked after every move (on the state) and after
-every event (on the event log), every seat's perfect-memory view compared after every move with a
-memory model kept here from the raw events, determinism, records and replay, clone independence
-(the same layer as tests/test_conformance.py for R-Eco and tests/test_conformance_lixo.py).
+"""Conformance of the Sorting Memo ruleset (rulesets/sorting_memo.yaml; rules in docs/games.md,
+"Sorting Memo"): seeded bot games with the rule sheet's invariants checked after every move (on
+the state) and after every event (on the event log), every seat's perfect-memory view compared
+after every move with a memory model kept here from the raw events, determinism, records and
+replay, clone independence (the same layer as tests/test_conformance.py for R-Eco and
+tests/test_conformance_lixo.py).
 
 The memory model is independent of interpreter/views.py: on the grid every face is public (a card
 turned up is seen by all), so every seat should know, at a face-down position c, exactly the face

@@ -1,4 +1,5 @@
-"""Lixo rule scenarios: one test per rule sentence of /work/shared/rules/lixo.md.
+"""Lixo rule scenarios: one test per rule sentence of the Lixo rule sheet, described in
+docs/games.md ("Lixo?").
 
 Each test fixes a deal (lixo_helpers.dealt / start: the bins cards in the order they are turned
 over, the garbage cards in the order they are dealt), plays moves by their text and checks the

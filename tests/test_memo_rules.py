@@ -1,5 +1,5 @@
-"""Sorting Memo rule scenarios: one test per rule sentence or decision of
-/work/shared/rules/sorting-memo.md.
+"""Sorting Memo rule scenarios: one test per rule sentence or decision of the
+Sorting Memo rule sheet, described in docs/games.md ("Sorting Memo").
 
 Each test fixes a deal (memo_helpers.start: which stack holds which container type, which card
 lies at each grid position, which stacks each seat draws from), plays moves by their text and

@@ -1,4 +1,5 @@
-"""R-Eco rule scenarios: one test per rule sentence of /work/shared/rules/r-eco.md.
+"""R-Eco rule scenarios: one test per rule sentence of the R-Eco rule sheet, described in
+docs/games.md ("R-Eco").
 
 Each test fixes a deal (helpers.dealt / helpers.start), plays moves by their text and checks
 the outcome the rule sheet prescribes. Expected values are worked out by hand from the sheet.

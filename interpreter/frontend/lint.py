@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from . import ir
-from ..errors import Diagnostic, Pos
+from . import checker, ir, loader, schema
+from ..errors import Diagnostic, Pos, RulesetError
 
 CODES = {
     "zone-never-entered": "a zone no card ever enters: no card kind starts there, nothing moves or deals cards to it",
@@ -526,11 +526,6 @@ def lint(rules: ir.Ruleset, doc=None) -> list:
 
 def lint_file(path: str, overrides: dict | None = None) -> list:
     """Load and check a ruleset file (RulesetError if it is invalid), then lint it."""
-    from . import checker
-    from . import loader
-    from . import schema
-    from ..errors import RulesetError
-
     doc = loader.load(path)
     problems = schema.validate(doc)
     if problems:

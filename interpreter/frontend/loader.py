@@ -8,7 +8,7 @@ from typing import Any
 
 import yaml
 
-from ..errors import Collector, Diagnostic, Pos, RulesetError
+from ..errors import Collector, Diagnostic, Pos, RulesetError, UsageError
 
 Path = tuple  # a document path: keys and list indexes from the root
 
@@ -413,10 +413,8 @@ def _read(file: str) -> str:
         with open(file, encoding="utf-8") as fh:
             return fh.read()
     except OSError as exc:
-        from ..errors import UsageError
         raise UsageError(f"{file}: cannot read the file: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
-        from ..errors import UsageError
         raise UsageError(f"{file}: the file is not UTF-8 text") from None
 
 

@@ -12,15 +12,26 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import sys
 import time
 import traceback
+from dataclasses import replace
+from typing import NamedTuple
 
 import yaml
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
 
+from ..compiler.game import load_game
+from ..errors import CardrulesError, Diagnostic, Pos, RuleRuntimeError, RulesetError, UsageError
+from ..frontend.lint import lint_file
+from ..frontend.schema import SCHEMA_PATH
 from ..runtime import rng
+from ..runtime.engine import DEFAULT_LIMITS
 from ..seats.bots import BOTS, make_bot
-from ..errors import CardrulesError, RulesetError, UsageError
+from . import play, records, simulate     # as modules: a test replaces simulate.simulate to make a bug
 
 PROG = "cardrules"
 
@@ -98,15 +109,11 @@ def overrides_of(args) -> dict:
 def limits_of(args):
     """The run-time guards from --max-steps, --max-loops, --max-turns and --max-moves (defaults where
     not given; see engine.Limits)."""
-    from dataclasses import replace
-
-    from ..runtime.engine import DEFAULT_LIMITS
     given = {name: getattr(args, f"max_{name}", None) for name in ("steps", "loops", "turns", "moves")}
     return replace(DEFAULT_LIMITS, **{k: v for k, v in given.items() if v is not None})
 
 
 def load(args):
-    from ..compiler.game import load_game
     return load_game(args.ruleset, overrides_of(args), limits_of(args))
 
 
@@ -172,7 +179,6 @@ def plural(n: int, word: str) -> str:
 
 
 def console(stderr: bool = False):
-    from rich.console import Console
     return Console(file=sys.stderr if stderr else sys.stdout, highlight=False)
 
 
@@ -186,10 +192,6 @@ def check_ruleset(args):
 
     Errors a ruleset cannot be checked past (an unreadable file) are raised, unless --json asks for
     them as diagnostics."""
-    from ..errors import Diagnostic, Pos, RuleRuntimeError
-    from ..compiler.game import load_game
-    from ..frontend.lint import lint_file
-
     errors, warnings, game, status, n = [], [], None, 0, None
     try:
         game = load_game(args.ruleset, overrides_of(args))
@@ -270,7 +272,6 @@ def cmd_lint(args) -> int:
 
 def cmd_schema(args) -> int:
     """Print the ruleset JSON schema."""
-    from ..frontend.schema import SCHEMA_PATH
     try:
         with open(SCHEMA_PATH, encoding="utf-8") as fh:
             text = fh.read()
@@ -296,28 +297,23 @@ def progress_lines(total: int, start: float):
 
 def cmd_simulate(args) -> int:
     """Bot games in bulk, reduced to statistics."""
-    from .simulate import simulate
-
     game = load(args)
     game.check_players(args.players)
     names = bot_list(args.bots, args.players)
     if args.progress:                   # plain lines, for a log or a pipe
-        stats = simulate(game, args.players, args.games, args.seed, names,
+        stats = simulate.simulate(game, args.players, args.games, args.seed, names,
                          progress=progress_lines(args.games, time.perf_counter()))
     elif sys.stderr.isatty():           # a bar on the terminal (stdout stays clean for --json)
-        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                                   TimeRemainingColumn)
         with Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                       console=console(stderr=True), transient=True) as bar:
             task = bar.add_task("games", total=args.games)
-            stats = simulate(game, args.players, args.games, args.seed, names,
+            stats = simulate.simulate(game, args.players, args.games, args.seed, names,
                              progress=lambda done: bar.update(task, completed=done))
     else:
-        stats = simulate(game, args.players, args.games, args.seed, names)
+        stats = simulate.simulate(game, args.players, args.games, args.seed, names)
     if args.json:
         print_json(stats)
         return 0
-    from rich.table import Table
     table = Table(title=f"{game.name}: {args.games} games, {args.players} players, seed {args.seed}")
     table.add_column("seat", justify="right")
     table.add_column("bot")
@@ -338,13 +334,11 @@ def cmd_simulate(args) -> int:
 
 def cmd_record(args) -> int:
     """One bot game as a JSON record; seat k's bot is seeded with rng.derive(S, k)."""
-    from .records import make_record
-
     game = load(args)
     game.check_players(args.players)
     names = bot_list(args.bots, args.players)
     bots = [make_bot(name, rng.derive(args.seed, k)) for k, name in enumerate(names)]
-    record = make_record(game, args.players, args.seed, bots, names)
+    record = records.make_record(game, args.players, args.seed, bots, names)
     text = json.dumps(record, indent=1, ensure_ascii=False) + "\n"
     if args.output in (None, "-"):
         sys.stdout.write(text)
@@ -369,9 +363,8 @@ def read_record(path: str) -> dict:
         raise UsageError(f"{path}: the record is not UTF-8 text") from None
     except json.JSONDecodeError as exc:
         raise UsageError(f"{path}:{exc.lineno}:{exc.colno}: the record is not JSON: {exc.msg}") from None
-    from .records import FORMAT
-    if not isinstance(record, dict) or record.get("format") != FORMAT:
-        raise UsageError(f"{path}: not a cardrules record (expected \"format\": \"{FORMAT}\")")
+    if not isinstance(record, dict) or record.get("format") != records.FORMAT:
+        raise UsageError(f"{path}: not a cardrules record (expected \"format\": \"{records.FORMAT}\")")
     return record
 
 
@@ -390,9 +383,6 @@ def find_ruleset(name, record_path: str) -> str:
 
 def cmd_replay(args) -> int:
     """Re-play a record and check that every move is legal and the result is the same."""
-    from ..compiler.game import load_game
-    from .records import replay
-
     record = read_record(args.record)
     path = args.ruleset or find_ruleset(record.get("ruleset"), args.record)
     overrides = record.get("overrides") or {}
@@ -401,7 +391,7 @@ def cmd_replay(args) -> int:
     game = load_game(path, overrides, limits_of(args))
     if record.get("sha256") and record["sha256"] != game.sha256:
         err(f"warning: {path} is not the file the record was made with (sha256 differs); replaying anyway")
-    result = replay(game, record)
+    result = records.replay(game, record)
     want = record.get("result") or {}
     got = {"scores": result["scores"], "winners": result["winners"]}
     if [want.get("scores"), want.get("winners")] != [got["scores"], got["winners"]]:
@@ -415,8 +405,6 @@ def cmd_replay(args) -> int:
 
 def cmd_bench(args) -> int:
     """Bot games on one core for about T seconds; the last line is 'N games/s'."""
-    from .records import play_game
-
     game = load(args)
     game.check_players(args.players)
     names = bot_list(args.bots, args.players)
@@ -427,7 +415,7 @@ def cmd_bench(args) -> int:
     games, start = 0, time.perf_counter()
     while True:
         bots = [make_bot(name, rng.derive(games, k)) for k, name in enumerate(names)]
-        play_game(game, args.players, rng.derive(0, games), bots)
+        records.play_game(game, args.players, rng.derive(0, games), bots)
         games += 1
         elapsed = time.perf_counter() - start
         if elapsed >= args.seconds:
@@ -438,8 +426,6 @@ def cmd_bench(args) -> int:
 
 def cmd_play(args) -> int:
     """Play in the terminal; seats without --seat K=BOT are human."""
-    from .play import play
-
     game = load(args)
     game.check_players(args.players)
     seat_bots = {}
@@ -449,14 +435,23 @@ def cmd_play(args) -> int:
         seat_bots[seat] = check_bot(name)
     seed = args.seed
     if seed is None:
-        import random
         seed = random.SystemRandom().randrange(1 << 31)
-    play(game, args.players, seed, seat_bots, console=console(), memory_aid=args.memory_aid)
+    play.play(game, args.players, seed, seat_bots, console=console(), memory_aid=args.memory_aid)
     return 0
 
 
 # ---- the parser ----
-def build_parser() -> argparse.ArgumentParser:
+class Shared(NamedTuple):
+    """The option sets several commands share (argparse parents)."""
+
+    common: argparse.ArgumentParser     # every command: --debug
+    ruleset: argparse.ArgumentParser    # RULESET and --set
+    players: argparse.ArgumentParser    # --players
+    bots: argparse.ArgumentParser       # --bots
+    limits: argparse.ArgumentParser     # the run-time guards (engine.Limits)
+
+
+def shared_options() -> Shared:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
                         help="show the full traceback of an internal error")
@@ -472,8 +467,13 @@ def build_parser() -> argparse.ArgumentParser:
     players = argparse.ArgumentParser(add_help=False)
     players.add_argument("--players", "-n", type=positive_int, required=True, metavar="N",
                          help="number of players")
-    from ..runtime.engine import DEFAULT_LIMITS as D
-    limits = argparse.ArgumentParser(add_help=False)      # the run-time guards (engine.Limits)
+    return Shared(common, ruleset, players, bots, limit_options())
+
+
+def limit_options() -> argparse.ArgumentParser:
+    """--max-steps, --max-loops, --max-turns and --max-moves, with the defaults of engine.Limits."""
+    D = DEFAULT_LIMITS
+    limits = argparse.ArgumentParser(add_help=False)
     group = limits.add_argument_group("run-time guards (a ruleset that passes one stops with an error naming the rule)")
     group.add_argument("--max-steps", type=positive_int, metavar="N",
                        help=f"rule steps between two decisions (default {D.steps:,})")
@@ -482,13 +482,24 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument("--max-turns", type=positive_int, metavar="N", help=f"turns in one game (default {D.turns:,})")
     group.add_argument("--max-moves", type=positive_int, metavar="N",
                        help=f"legal moves of one decision (default {D.moves:,})")
+    return limits
 
-    parser = argparse.ArgumentParser(prog=PROG, parents=[common],
+
+def build_parser() -> argparse.ArgumentParser:
+    shared = shared_options()
+    parser = argparse.ArgumentParser(prog=PROG, parents=[shared.common],
                                      description="A rules interpreter for card games written as YAML rulesets.",
                                      epilog="exit codes: 0 ok, 1 invalid ruleset or failed check, "
                                             "2 usage error or unreadable file, 3 internal error")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    add_check_commands(sub, shared)
+    add_game_commands(sub, shared)
+    return parser
 
+
+def add_check_commands(sub, shared: Shared) -> None:
+    """validate, lint and schema."""
+    common, ruleset = shared.common, shared.ruleset
     p = sub.add_parser("validate", parents=[common, ruleset],
                        help="check a ruleset and report every problem (errors, and the linter's warnings)")
     p.add_argument("--json", action="store_true", help="print one JSON object: status, errors, warnings")
@@ -504,6 +515,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("schema", parents=[common], help="print the ruleset JSON schema")
     p.set_defaults(func=cmd_schema)
 
+
+def add_game_commands(sub, shared: Shared) -> None:
+    """simulate, record, replay, bench and play."""
+    common, ruleset, players, bots, limits = shared
     p = sub.add_parser("simulate", parents=[common, ruleset, players, bots, limits],
                        help="play many bot games and print statistics")
     p.add_argument("--games", "-g", type=positive_int, default=100, metavar="G", help="games (default 100)")
@@ -544,7 +559,6 @@ def build_parser() -> argparse.ArgumentParser:
                    help="show your seat's whole perfect-memory knowledge (cards known to be in hidden zones, "
                         "the overview o) even when the ruleset's display.knowledge is faces")
     p.set_defaults(func=cmd_play)
-    return parser
 
 
 def main(argv: list | None = None) -> int:

@@ -1,7 +1,7 @@
 """Records: one game as JSON (every random outcome, every move in canonical text, the result)."""
 from __future__ import annotations
 
-from ..errors import IllegalMove, RecordError
+from ..errors import IllegalMove, RecordError, RuleRuntimeError
 from ..compiler.game import Game
 
 FORMAT = "cardrules-record/1"
@@ -17,7 +17,6 @@ def play_game(game: Game, players: int, seed: int, bots: list, record: bool = Fa
     while not st.over:
         legal = program.legal_moves(st)
         if not legal:
-            from ..errors import RuleRuntimeError
             raise RuleRuntimeError(st.pending.pos, f"decision '{st.pending.name}' has no legal option "
                                    f"for seat {st.decider} in turn {st.turn}")
         move = bots[st.decider].choose(program, st, legal)

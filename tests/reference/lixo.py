@@ -1,6 +1,7 @@
 """Independent hand-written reference implementation of Lixo? (garbage auction).
 
-Follows /work/shared/rules/lixo.md (Components .. End and scoring), not the ruleset or
+Follows the Lixo rule sheet as docs/games.md describes it ("Lixo?", Components .. End and
+scoring), not the ruleset or
 the interpreter.  Used by tests to cross-check the rules interpreter, so it is
 deliberately plain: card types are small ints, piles are lists (bottom to top, top card
 = last element), hands, bids and unrecycled garbage are per-colour count lists.

@@ -1,6 +1,7 @@
 """Independent hand-written reference implementation of R-Eco.
 
-Follows /work/shared/rules/r-eco.md (sections Components .. Scoring).  Used by
+Follows the R-Eco rule sheet as docs/games.md describes it ("R-Eco", sections Components ..
+Scoring).  Used by
 tests to cross-check the rules interpreter and as a speed baseline, so it is
 deliberately plain: card types are small ints, piles are lists (bottom to top,
 top card = last element), hands and disposal piles are per-type count lists.

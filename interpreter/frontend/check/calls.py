@@ -1,0 +1,158 @@
+"""Calls: `name(...)` is a built-in function, a player's zone or variable, or a function of the rules.
+
+The built-ins are checked for their number and types of arguments; count, sum, min, max, any
+and all also take a generator `(expr for x in list if cond)`.
+"""
+from __future__ import annotations
+
+import re
+
+from .. import ir
+from .. import syntax as S
+from .context import Context, Scope, Unresolved
+from .names import family_without_index
+from .resolve import resolve, resolver
+from .types import attr_type, elem_type, expect
+from .vocabulary import AGGREGATES, ARITY, FUNCTIONS, RESULT
+from .words import a_type
+
+
+@resolver(S.Call)
+def call(cx: Context, node, pos, path, scope: Scope, allow_family: bool = False):
+    """`fn(...)`; allow_family when an index follows (a family of a player's zones: side(p)[m])."""
+    fn = node.fn
+    if fn in FUNCTIONS:         # built-ins first: a zone or variable cannot take their names
+        return builtin_call(cx, fn, node, pos, path, scope)
+    if fn in cx.zones:
+        return zone_call(cx, node, pos, path, scope, allow_family)
+    if fn in cx.vars:
+        decl = cx.vars[fn]
+        if not decl.per_player:
+            cx.error(pos, f"variable '{fn}' belongs to the table; it takes no player", "type", f"write {fn}")
+            raise Unresolved
+        if len(node.args) != 1:
+            cx.error(pos, f"'{fn}(...)' takes exactly one player, not {len(node.args)} values", "type",
+                     f"e.g. {fn}(current)")
+            raise Unresolved
+        owner = resolve(cx, node.args[0], path, scope)
+        expect(cx, owner, {"player"}, "a variable's owner")
+        return ir.Var(pos, cx.var_types.get(fn, "any"), decl, owner)
+    if fn in cx.functions:
+        decl = cx.functions[fn]
+        if len(node.args) != len(decl.params):
+            key = cx.fn_keys[fn]
+            cx.error(pos, f"function '{fn}' takes {len(decl.params)} argument(s), not {len(node.args)}",
+                     "type", f"it is declared as {key}")
+            raise Unresolved
+        return ir.UserCall(pos, "any", decl, tuple(resolve(cx, a, path, scope) for a in node.args))
+    known = list(FUNCTIONS) + list(cx.functions) + [z for z, d in cx.zones.items() if d.per_player]
+    hint = cx.suggest(fn, known) or (
+        f"the built-in functions are {', '.join(sorted(FUNCTIONS))}; declare others under functions")
+    cx.error(pos, f"unknown function '{fn}'", "name", hint)
+    raise Unresolved
+
+
+def zone_call(cx: Context, node, pos, path, scope: Scope, allow_family):
+    """`zone(p)`: the zone of one player."""
+    decl = cx.zones[node.fn]
+    if not decl.per_player:
+        cx.error(pos, f"zone '{decl.name}' belongs to the table; it takes no player", "type",
+                 f"write {decl.name}" + ("[...]" if decl.per is not None else "")
+                 + " without (...); only zones with owner: each belong to a player")
+        raise Unresolved
+    if len(node.args) != 1:
+        cx.error(pos, f"'{decl.name}(...)' takes exactly one player, not {len(node.args)} values", "type",
+                 f"e.g. {decl.name}(current)")
+        raise Unresolved
+    if decl.per is not None and not allow_family:
+        family_without_index(cx, decl, pos)
+        raise Unresolved
+    owner = resolve(cx, node.args[0], path, scope)
+    expect(cx, owner, {"player"}, "a zone's owner")
+    return ir.ZoneRef(pos, "zone", decl, None, owner)
+
+
+def builtin_call(cx: Context, fn, node, pos, path, scope: Scope):
+    """A built-in function with its arguments checked."""
+    args = node.args
+    if len(args) == 1 and isinstance(args[0], S.Gen):
+        return generator_call(cx, fn, args[0], pos, path, scope)
+    rargs = tuple(resolve(cx, a, path, scope) for a in args)
+    if fn == "numbers":     # numbers(n) = 1..n, numbers(a, b) = a..b, both ends included
+        if len(rargs) not in (1, 2):
+            cx.error(pos, f"numbers takes 1 or 2 arguments, not {len(rargs)}", "type",
+                     "numbers(5) is [1, 2, 3, 4, 5]; numbers(0, 4) is [0, 1, 2, 3, 4]")
+            raise Unresolved
+        for a in rargs:
+            expect(cx, a, {"int"}, "each argument of numbers")
+        return ir.Func(pos, "list", fn, rargs)
+    want = ARITY.get(fn, 1)
+    if fn in ("min", "max") and len(rargs) >= 2:
+        for a in rargs:
+            expect(cx, a, {"int"}, f"each argument of {fn}")
+        return ir.Func(pos, "int", fn, rargs)
+    if len(rargs) != want:
+        cx.error(pos, f"{fn} takes {want} argument{'s' if want > 1 else ''}, not {len(rargs)}", "type",
+                 "give several values as one list, e.g. [a, b]" if fn in AGGREGATES else "")
+        raise Unresolved
+    a = rargs[0]
+    if fn in ("count", "size"):
+        expect(cx, a, {"list", "cards", "zone"}, f"the argument of {fn}")
+    elif fn in ("sum", "min", "max") and a.type in ("zone", "cards"):
+        example = next((t for t in sorted(cx.attrs) if attr_type(cx, t) == "int"), "ATTRIBUTE")
+        what = args[0].id if isinstance(args[0], S.Name) else "..."
+        cx.error(a.pos, f"{fn} works on numbers, but this is {a_type(a.type)}", "type",
+                 f"name a number attribute of its cards, e.g. {fn}({what}.{example})")
+    elif fn in AGGREGATES:
+        if expect(cx, a, {"list"}, f"the argument of {fn}") and fn in ("sum", "min", "max"):
+            numeric_attr(cx, fn, a)
+    elif fn in ("first", "last"):
+        expect(cx, a, {"list", "cards", "zone"}, f"the argument of {fn}")
+        return ir.Func(pos, elem_type(cx, a), fn, rargs)
+    elif fn in ("next", "prev"):
+        expect(cx, a, {"player"}, f"the argument of {fn}")
+    elif fn == "reversed":
+        expect(cx, a, {"list", "cards", "zone"}, "the argument of reversed")
+        return ir.Func(pos, "list" if a.type == "list" else "cards", fn, rargs)
+    elif fn == "abs":
+        expect(cx, a, {"int"}, "the argument of abs")
+    elif fn == "index_of":
+        expect(cx, a, {"list"}, "the first argument of index_of (the list to look in)")
+    return ir.Func(pos, RESULT[fn], fn, rargs)
+
+
+def generator_call(cx: Context, fn, gen, pos, path, scope: Scope):
+    """`fn(expr for x in list if cond)`, for the aggregates only."""
+    if fn not in AGGREGATES:
+        cx.error(pos, f"'{fn}' does not take a 'for' generator", "type",
+                 "only count, sum, min, max, any and all do")
+        raise Unresolved
+    gpath_pos = cx.at(path, gen)
+    iterable = resolve(cx, gen.iterable, path, scope)
+    expect(cx, iterable, {"list", "cards", "zone"}, "what a generator goes over")
+    where = cx.find(path, gen, r"\bfor\s+(" + re.escape(gen.var) + r")\b")
+    slot = cx.bind(gen.var, elem_type(cx, iterable), where)
+    expr = resolve(cx, gen.expr, path, scope)
+    if fn in ("sum", "min", "max"):
+        expect(cx, expr, {"int"}, f"each value {fn} goes over")
+        numeric_attr(cx, fn, expr)
+    elif fn in ("any", "all"):
+        expect(cx, expr, {"bool"}, f"each value {fn} tests")
+    cond = resolve(cx, gen.cond, path, scope) if gen.cond is not None else None
+    if cond is not None:
+        expect(cx, cond, {"bool"}, "the condition after 'if'")
+    g = ir.Gen(gpath_pos, "list", expr, slot, iterable, cond)
+    return ir.Func(pos, RESULT[fn], fn, (g,))
+
+
+def numeric_attr(cx: Context, fn: str, expr) -> None:
+    """sum, min and max of a card attribute need an attribute whose values are numbers."""
+    if isinstance(expr, (ir.GetAttr, ir.CardAttr)) and attr_type(cx, expr.attr) == "str":
+        cx.error(expr.pos, f"{fn} works on numbers, but the card attribute '{expr.attr}' holds texts", "type",
+                 f"count the cards instead, e.g. count(... where {expr.attr} == 'x')")
+        return
+    if isinstance(expr, (ir.GetAttr, ir.CardAttr)) and attr_type(cx, expr.attr) == "value":
+        kinds = cx.attr_types.get(expr.attr)
+        if kinds and "str" in kinds:
+            cx.error(expr.pos, f"{fn} works on numbers, but some values of the card attribute "
+                     f"'{expr.attr}' are texts", "type", f"make every value of '{expr.attr}' a number")

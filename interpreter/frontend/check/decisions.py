@@ -1,0 +1,84 @@
+"""Decisions: `choose` a set of cards, one value of a list, or one of named options."""
+from __future__ import annotations
+
+from .. import ir
+from .context import Context, Scope
+from .resolve import value
+from .types import elem_type, expect
+from .vocabulary import CARDISH
+from .words import either
+
+
+def choose(cx: Context, path, item: dict, scope: Scope, block) -> ir.ChooseS:
+    """A choose statement; `block` checks an option's statements (statements.block, passed in by its caller)."""
+    pos = cx.pos(path)
+    name = str(item["choose"])
+    by = value(cx, path + ("by",), scope, default=None)
+    if by is not None:
+        expect(cx, by, {"player", "int"}, "who decides")
+    stmt = ir.ChooseS(pos, name, None, by)
+    where = cx.pos(path + ("choose",))
+    forms = [k for k in ("cards", "from", "options") if k in item]
+    if len(forms) != 1 or "options" in item:
+        stmt.slot = cx.bind(name, "str" if forms == ["options"] else "any", where)
+    if not forms:
+        cx.error(path, f"choose '{name}' needs one of cards, from or options", "choose",
+                 "cards: a zone to pick cards from; from: a list to pick one value of; options: named choices")
+        return stmt
+    if len(forms) > 1:
+        cx.error(cx.doc.key_pos(path + (forms[1],)), f"choose '{name}' has both {forms[0]} and {forms[1]}",
+                 "choose", "a choice is of cards (cards), of one value of a list (from) or of named options "
+                 "(options): keep one of them")
+        return stmt
+    if "cards" in item:
+        stmt.slot = cx.bind(name, "cards", where)
+        stmt.cards = card_choice(cx, path, item, scope)
+    elif "from" in item:
+        stmt.values = value(cx, path + ("from",), scope)
+        stmt.slot = cx.bind(name, elem_type(cx, stmt.values), where)
+        expect(cx, stmt.values, {"list"}, "the values to choose from")
+        if "where" in item:
+            stmt.where = value(cx, path + ("where",), scope)
+            expect(cx, stmt.where, {"bool"}, "a where condition")
+    else:
+        options(cx, stmt, path, item, scope, block)
+    return stmt
+
+
+def options(cx: Context, stmt: ir.ChooseS, path, item: dict, scope: Scope, block) -> None:
+    """The named options of a choice, each maybe with cards to pick and statements to run."""
+    for opt, spec in (item.get("options") or {}).items():
+        opath = path + ("options", opt)
+        spec = spec or {}
+        cards = card_choice(cx, opath, spec, scope) if "cards" in spec else None
+        slot = cx.bind(str(opt), "cards", cx.doc.key_pos(opath)) if cards else None
+        stmt.options.append(ir.Option(str(opt), slot, cards, block(cx, opath + ("do",), scope)))
+    if not stmt.options:
+        cx.error(path + ("options",), "a choice needs at least one option", "choose",
+                 "name each option under options, e.g. options: {pass: {}, take: {do: [...]}}")
+
+
+def card_choice(cx: Context, path, spec: dict, scope: Scope) -> ir.CardChoice:
+    """Which cards may be chosen (cards, where), how many (count, or min and max), and alike in what (same)."""
+    cards = value(cx, path + ("cards",), scope)
+    expect(cx, cards, CARDISH, "the cards to choose from")
+    base = ir.base_of(cards)
+    if isinstance(base, ir.ZoneRef) and base.decl.visible == "nobody":
+        cx.error(cards.pos, f"zone '{base.decl.name}' is face down (visible: nobody), so choosing among its "
+                 "cards would show their faces in the list of moves", "choose",
+                 "choose a place instead (a value of a list, e.g. a position or a pile), then move top of it")
+    where = value(cx, path + ("where",), scope.with_card(), default=None)
+    expect(cx, where, {"bool"}, "a where condition")
+    if "count" in spec:
+        lo = hi = value(cx, path + ("count",), scope)
+    else:
+        lo = value(cx, path + ("min",), scope, default=1)
+        hi = value(cx, path + ("max",), scope, default=None)
+    for bound in (lo, hi):
+        if bound is not None:
+            expect(cx, bound, {"int"}, "how many cards to choose")
+    same = spec.get("same")
+    if same is not None and same not in cx.attrs:
+        hint = cx.suggest(same, cx.attrs) or f"the card attributes are {either(sorted(cx.attrs))}"
+        cx.error(path + ("same",), f"same: '{same}' is not a card attribute", "name", hint)
+    return ir.CardChoice(cards, where, lo, hi, same)

@@ -1,0 +1,38 @@
+"""The end of the game: the steps end.finish names, and the tiebreaks."""
+from __future__ import annotations
+
+from .context import Context, Scope
+from .resolve import value
+from .types import expect
+from .words import and_, relative
+
+
+def check_finish(cx: Context) -> set:
+    """end.finish: steps of the turn (by name) that still run once the end condition holds."""
+    names = cx.get(("end", "finish"), []) or []
+    for i, name in enumerate(names):
+        if name not in cx.step_names:
+            hint = cx.suggest(str(name), cx.step_names) or (
+                f"the steps are {and_([repr(n) for n in dict.fromkeys(cx.step_names)])}" if cx.step_names
+                else "name the steps of turn.steps with step: NAME")
+            at, steps_at = cx.pos(("end", "finish", i)), cx.doc.key_pos(("turn", "steps"))
+            if at.file != steps_at.file and steps_at.file == cx.doc.file:
+                # a variant replaced the steps and dropped one its base's end.finish names
+                cx.error(steps_at, f"end.finish names the step '{name}' ({relative(at, cx.doc.file)}), "
+                         "but these steps have none of that name", "name", f"{hint}; a variant's steps "
+                         "replace the base's whole list: keep that step here, or give end: {finish: [...]} "
+                         "in this file too")
+                continue
+            cx.error(("end", "finish", i), f"no step of the turn is named '{name}'", "name", hint)
+    return set(names)
+
+
+def check_tiebreak(cx: Context) -> list:
+    """The tiebreaks in order, as (1 for most, -1 for fewest, the value compared)."""
+    out = []
+    for i, rule in enumerate(cx.get(("tiebreak",), []) or []):
+        key = "most" if "most" in rule else "fewest"
+        val = value(cx, ("tiebreak", i, key), Scope())
+        expect(cx, val, {"int"}, f"a tiebreak ({key})")
+        out.append((1 if key == "most" else -1, val))
+    return out

@@ -1,0 +1,131 @@
+"""Literals and operators, each with the types of its operands checked.
+
+Numbers, texts, lists, arithmetic, comparisons, in, and/or/not, if-else, `where` filters and
+`top N of`.
+"""
+from __future__ import annotations
+
+from .. import ir
+from .. import syntax as S
+from .context import Context, Scope, Unresolved
+from .resolve import resolve, resolver
+from .types import expect
+from .vocabulary import KIND_OF
+from .words import a_type, type_hint
+
+
+@resolver(S.Num)
+def number(cx: Context, node, pos, path, scope: Scope):
+    return ir.Lit(pos, "int", node.value)
+
+
+@resolver(S.Str)
+def text(cx: Context, node, pos, path, scope: Scope):
+    return ir.Lit(pos, "str", node.value)
+
+
+@resolver(S.Bool)
+def boolean(cx: Context, node, pos, path, scope: Scope):
+    return ir.Lit(pos, "bool", node.value)
+
+
+@resolver(S.ListExpr)
+def list_expr(cx: Context, node, pos, path, scope: Scope):
+    return ir.ListLit(pos, "list", tuple(resolve(cx, i, path, scope) for i in node.items))
+
+
+@resolver(S.Gen)
+def generator(cx: Context, node, pos, path, scope: Scope):
+    """A generator outside an aggregate's parentheses (calls.generator_call checks those)."""
+    cx.error(pos, "a 'for' generator may only stand inside count, sum, min, max, any or all", "syntax",
+             "e.g. sum(v for v in values if v > 0)")
+    raise Unresolved
+
+
+@resolver(S.BinOp)
+def arithmetic(cx: Context, node, pos, path, scope: Scope):
+    left, right = resolve(cx, node.left, path, scope), resolve(cx, node.right, path, scope)
+    if node.op == "+" and {left.type, right.type} in ({"list"}, {"list", "any"}):
+        return ir.Bin(pos, "list", "+", left, right)      # joins two lists
+    for side in (left, right):
+        expect(cx, side, {"int"}, f"each side of '{node.op}'")
+    if node.op in ("/", "%") and isinstance(right, ir.Lit) and right.value == 0 and right.type == "int":
+        cx.error(right.pos, "division by zero", "type", f"'{node.op}' needs a number other than 0 on its right")
+    return ir.Bin(pos, "int", node.op, left, right)
+
+
+@resolver(S.Compare)
+def compare(cx: Context, node, pos, path, scope: Scope):
+    left, right = resolve(cx, node.left, path, scope), resolve(cx, node.right, path, scope)
+    if node.op not in ("==", "!="):
+        for side in (left, right):
+            expect(cx, side, {"int"}, f"each side of '{node.op}'")
+    else:
+        kinds = {KIND_OF.get(left.type), KIND_OF.get(right.type)}
+        if None not in kinds and len(kinds) == 2 and kinds != {"number", "scalar"} and kinds != {"text", "scalar"}:
+            cx.error(pos, f"'{node.op}' compares {a_type(left.type)} with {a_type(right.type)}, which are never equal",
+                     "type", type_hint({"int"}, "zone") if kinds == {"cards", "number"}
+                     else "compare values of the same kind")
+    return ir.Cmp(pos, "bool", node.op, left, right)
+
+
+@resolver(S.In)
+def membership(cx: Context, node, pos, path, scope: Scope):
+    left, right = resolve(cx, node.left, path, scope), resolve(cx, node.right, path, scope)
+    expect(cx, right, {"list", "cards", "zone"}, "the right side of 'in'")
+    return ir.InOp(pos, "bool", left, right, node.negate)
+
+
+@resolver(S.BoolOp)
+def logic(cx: Context, node, pos, path, scope: Scope):
+    left, right = resolve(cx, node.left, path, scope), resolve(cx, node.right, path, scope)
+    for side in (left, right):
+        expect(cx, side, {"bool"}, f"each side of '{node.op}'")
+    return ir.Logic(pos, "bool", node.op, left, right)
+
+
+@resolver(S.Not)
+def negation(cx: Context, node, pos, path, scope: Scope):
+    operand = resolve(cx, node.operand, path, scope)
+    expect(cx, operand, {"bool"}, "the operand of 'not'")
+    return ir.NotOp(pos, "bool", operand)
+
+
+@resolver(S.Neg)
+def minus(cx: Context, node, pos, path, scope: Scope):
+    operand = resolve(cx, node.operand, path, scope)
+    expect(cx, operand, {"int"}, "the operand of '-'")
+    return ir.NegOp(pos, "int", operand)
+
+
+@resolver(S.IfExpr)
+def if_else(cx: Context, node, pos, path, scope: Scope):
+    cond = resolve(cx, node.cond, path, scope)
+    expect(cx, cond, {"bool"}, "the condition of if")
+    then, orelse = resolve(cx, node.then, path, scope), resolve(cx, node.orelse, path, scope)
+    kinds = {KIND_OF.get(then.type), KIND_OF.get(orelse.type)}
+    if None not in kinds and len(kinds) == 2 and kinds != {"number", "scalar"} and kinds != {"text", "scalar"}:
+        cx.error(orelse.pos, f"the two branches of this if give different kinds of values: "
+                 f"{a_type(then.type)} after then, {a_type(orelse.type)} after else", "type",
+                 "both branches must give the same kind of value")
+    typ = then.type if then.type == orelse.type else "any"
+    return ir.Cond(pos, typ, cond, then, orelse)
+
+
+@resolver(S.Where)
+def where(cx: Context, node, pos, path, scope: Scope):
+    cards = resolve(cx, node.cards, path, scope)
+    expect(cx, cards, {"cards", "zone"}, "the left side of 'where'")
+    cond = resolve(cx, node.cond, path, scope.with_card())
+    expect(cx, cond, {"bool"}, "a where condition")
+    return ir.Filter(pos, "cards", cards, cond)
+
+
+@resolver(S.Top)
+def top(cx: Context, node, pos, path, scope: Scope):
+    count = resolve(cx, node.count, path, scope) if node.count is not None else None
+    if count is not None:
+        expect(cx, count, {"int"}, "how many cards")
+    cards = resolve(cx, node.cards, path, scope)
+    expect(cx, cards, {"cards", "zone"}, "what 'top ... of' takes from")
+    return ir.TopN(pos, "cards", count, cards, node.bottom)

@@ -1,0 +1,130 @@
+"""One-line statements: move, shuffle, deal, let, set, extra turn, end game, call."""
+from __future__ import annotations
+
+import re
+
+from .. import ir
+from .. import syntax as S
+from .context import Context, Scope, Unresolved
+from .resolve import resolve, zone_instance
+from .types import expect
+from .vocabulary import CARDISH
+from .words import a_type
+
+
+def simple(cx: Context, node, path, scope: Scope):
+    """A one-line statement."""
+    pos = cx.at(path, node)
+    check = _ONE_LINE.get(type(node))
+    if check is None:
+        cx.error(pos, "an expression on its own does nothing here", "statement",
+                 "a step starts with move, shuffle, deal, let, set, extra turn, call or end game")
+        return None
+    return check(cx, node, pos, path, scope)
+
+
+def move(cx: Context, node, pos, path, scope: Scope):
+    cards = resolve(cx, node.cards, path, scope)
+    expect(cx, cards, CARDISH, "what to move")
+    dest, bottom = node.dest, False
+    if isinstance(dest, S.Top) and dest.bottom and dest.count is None:
+        dest, bottom = dest.cards, True       # move ... to bottom of ZONE
+    elif isinstance(dest, S.Top):
+        zone = dest.cards.id if isinstance(dest.cards, S.Name) else "ZONE"
+        if dest.bottom:
+            cx.error(cx.at(path, dest), "cards go to the bottom of a zone, not to 'bottom N of' it",
+                     "type", f"write 'to bottom of {zone}': only the bottom of a zone can receive cards; "
+                     f"say how many cards on the left, e.g. move top 2 of ... to bottom of {zone}")
+        else:
+            cx.error(cx.at(path, dest), "cards moved to a zone go on its top: write the zone alone, "
+                     "not 'top of' it", "type", f"write 'to {zone}' (or 'to bottom of {zone}' to put "
+                     "them under it)")
+        raise Unresolved
+    return ir.MoveS(pos, cards, zone_instance(cx, dest, path, scope), bottom)
+
+
+def shuffle(cx: Context, node, pos, path, scope: Scope):
+    return ir.ShuffleS(pos, zone_instance(cx, node.zone, path, scope))
+
+
+def deal(cx: Context, node, pos, path, scope: Scope):
+    count = resolve(cx, node.count, path, scope)
+    expect(cx, count, {"int"}, "how many cards each player is dealt")
+    source = zone_instance(cx, node.source, path, scope)
+    dest = deal_target(cx, node, path)
+    starting = resolve(cx, node.starting, path, scope) if node.starting else None
+    if starting is not None:
+        expect(cx, starting, {"player"}, "the player dealt to first")
+    return ir.DealS(pos, count, source, dest, starting)
+
+
+def deal_target(cx: Context, node: S.Deal, path):
+    """The zone a deal gives cards to: one that each player has (not a family)."""
+    where = cx.find(path, node, r"\bto\s+(" + re.escape(node.dest) + r")\b")
+    dest = cx.zones.get(node.dest)
+    if dest is None:
+        hint = cx.suggest(node.dest, [z for z, d in cx.zones.items() if d.per_player]) or \
+            cx.suggest(node.dest, cx.zones) or "declare it under zones with owner: each"
+        cx.error(where, f"unknown zone '{node.dest}'", "name", hint)
+    elif not dest.per_player:
+        cx.error(where, f"deal gives cards to every player, but zone '{dest.name}' belongs to the table",
+                 "deal", f"deal to a zone with owner: each, like hand; to lay cards on '{dest.name}', write "
+                 f"move top N of ... to {dest.name}")
+    elif dest.per is not None:
+        cx.error(where, f"deal cannot give cards to the zone family '{dest.name}'", "deal",
+                 "deal to a zone with owner: each and no per; then move cards on from there")
+    else:
+        return dest
+    return None
+
+
+def let(cx: Context, node, pos, path, scope: Scope):
+    value = resolve(cx, node.value, path, scope)
+    where = cx.find(path, node, r"\blet\s+(" + re.escape(node.name) + r")\b")
+    return ir.LetS(pos, cx.bind(node.name, value.type, where), value)
+
+
+def set_var(cx: Context, node, pos, path, scope: Scope):
+    decl = cx.vars.get(node.name)
+    if decl is None:
+        where = cx.find(path, node, r"\bset\s+(" + re.escape(node.name) + r")\b")
+        local = node.name in cx.slots or node.name in cx.binders()
+        hint = cx.suggest(node.name, cx.vars) or (
+            f"'{node.name}' is a local name: give it a new value with let {node.name} = ..." if local
+            else f"declare it under vars, e.g. vars: {{{node.name}: {{initial: 0}}}}, or use let for a local")
+        cx.error(where, f"'{node.name}' is not a variable declared under vars", "name", hint)
+        raise Unresolved
+    owner = resolve(cx, node.owner, path, scope) if node.owner else None
+    if owner is not None and not decl.per_player:
+        cx.error(owner.pos, f"variable '{decl.name}' belongs to the table; it takes no player", "type",
+                 f"write set {decl.name} = ...")
+    elif owner is not None:
+        expect(cx, owner, {"player"}, "a variable's owner")
+    value = resolve(cx, node.value, path, scope)
+    kind = cx.var_types.get(decl.name, "any")
+    if kind != "any":
+        fits = {kind, "cards", "zone"} if kind == "list" else {kind}
+        expect(cx, value, fits, f"the new value of '{decl.name}'",
+               f"'{decl.name}' starts as {a_type(kind)} (its initial value), so it always holds one")
+    return ir.SetS(pos, decl, owner, value)
+
+
+def extra_turn(cx: Context, node, pos, path, scope: Scope):
+    return ir.ExtraS(pos)
+
+
+def end_game(cx: Context, node, pos, path, scope: Scope):
+    return ir.EndS(pos)
+
+
+def call_procedure(cx: Context, node, pos, path, scope: Scope):
+    if node.name not in cx.proc_paths:
+        where = cx.find(path, node, r"\bcall\s+(" + re.escape(node.name) + r")\b")
+        hint = cx.suggest(node.name, cx.proc_paths) or "declare it under procedures"
+        cx.error(where, f"unknown procedure '{node.name}'", "name", hint)
+        raise Unresolved
+    return ir.CallS(pos, node.name)
+
+
+_ONE_LINE = {S.Move: move, S.Shuffle: shuffle, S.Deal: deal, S.Let: let, S.SetVar: set_var,
+             S.ExtraTurn: extra_turn, S.EndGame: end_game, S.CallProc: call_procedure}
