@@ -1,6 +1,6 @@
 """Helpers for the R-Eco tests: fixed deals, zones by name, moves by text, position surgery.
 
-Conventions (as in interpreter/engine.py): a zone is a list of card ids, bottom first, top last.
+Conventions (as in interpreter/runtime/engine.py): a zone is a list of card ids, bottom first, top last.
 "Top lists" in this module are in *draw order*: the first name is the first card drawn.
 """
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Helpers for the Lixo tests: fixed deals, zones by name, moves by text, position surgery.
 
-Conventions (as in interpreter/engine.py and tests/helpers.py): a zone is a list of card ids,
+Conventions (as in interpreter/runtime/engine.py and tests/helpers.py): a zone is a list of card ids,
 bottom first, top last. "Top lists" here are in *draw order*: the first name is the first card
 turned over (bins) or dealt (garbage).
 

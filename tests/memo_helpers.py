@@ -1,6 +1,6 @@
 """Helpers for the Sorting Memo tests: fixed deals, the grid by name, moves by text, surgery.
 
-Conventions (as in interpreter/engine.py and tests/helpers.py): a zone is a list of card ids,
+Conventions (as in interpreter/runtime/engine.py and tests/helpers.py): a zone is a list of card ids,
 bottom first, top last. The grid is two zone families: down[c] holds the face-down card at
 position c (1 .. rows*cols), up[c] the card turned face up there.
 

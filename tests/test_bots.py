@@ -1,4 +1,4 @@
-"""Bots (interpreter/bots.py) on R-Eco: they decide from what their seat may know.
+"""Bots (interpreter/seats/bots.py) on R-Eco: they decide from what their seat may know.
 
 - Leak test: permuting the cards a seat cannot see (within and across the zones hidden from it,
   sizes kept) never changes the seat's determinised copies or any bot's decision for the same seed,

@@ -1,4 +1,4 @@
-"""The `memory` bot (interpreter/bots.py) on Sorting Memo: it plays from its seat's perfect memory.
+"""The `memory` bot (interpreter/seats/bots.py) on Sorting Memo: it plays from its seat's perfect memory.
 
 What the issue asks of it, one test each: it collects every pair it knows; else it turns an
 unknown card and completes the pair when it knows where the partner lies; else it turns another

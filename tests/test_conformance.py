@@ -1,5 +1,5 @@
 """Conformance of the R-Eco ruleset: many seeded games with invariants checked after every move,
-determinism, replay, and clone independence (design.md, "Tests, three layers", layer 1).
+determinism, replay, and clone independence (the first of the three layers of tests: conformance).
 
 The default run stays small; `pytest -m soak tests/test_conformance.py` runs many more games
 (pyproject.toml deselects the `soak` marker by default).

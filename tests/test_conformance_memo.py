@@ -5,7 +5,7 @@ after every move with a memory model kept here from the raw events, determinism,
 replay, clone independence (the same layer as tests/test_conformance.py for R-Eco and
 tests/test_conformance_lixo.py).
 
-The memory model is independent of interpreter/views.py: on the grid every face is public (a card
+The memory model is independent of interpreter/seats/views.py: on the grid every face is public (a card
 turned up is seen by all), so every seat should know, at a face-down position c, exactly the face
 that was turned up at c and turned back down there since the card last moved; a Shuffle lifts its
 cards out of sight and lays them back on the same positions, so its positions are forgotten, unless

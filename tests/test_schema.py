@@ -207,7 +207,7 @@ def test_examples_defaults_and_snippets_are_valid_where_they_stand():
     assert counted > 100
 
 
-# What each rules-language string of the schema is parsed as (see interpreter/parser.py).
+# What each rules-language string of the schema is parsed as (see interpreter/frontend/parser.py).
 DSL = {
     "/properties/cards/additionalProperties/properties/count": "expr",
     "/properties/cards/additionalProperties/properties/for/additionalProperties": "expr",

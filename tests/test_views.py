@@ -1,7 +1,8 @@
-"""Per-seat views and perfect-memory knowledge (interpreter/views.py), on R-Eco.
+"""Per-seat views and perfect-memory knowledge (interpreter/seats/views.py), on R-Eco.
 
-The rules under test: design.md "Visibility and knowledge" and the rule sheet's last section
-("What each player sees"; described in docs/games.md, R-Eco, "What each player knows").
+The rules under test: the knowledge model of docs/language.md §11 "Events and visibility" and
+the rule sheet's last section ("What each player sees"; described in docs/games.md, R-Eco,
+"What each player knows").
 Scenarios fix the deal with helpers.dealt (draw order: hands one card at a time from seat 0, then
 the dump sites cans, glass, plastic, paper, then the refills) and play moves by their text;
 expected knowledge is worked out by hand in the comments.

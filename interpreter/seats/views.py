@@ -5,7 +5,7 @@ begins in the zone its kind names, in card-id order) and is fed the events (engi
 It never reads a State. `view()` freezes what the seat knows into a `View`; `view_of(program,
 log, seat)` does both in one call.
 
-The model (design.md, "Visibility and knowledge"), kept for every zone instance z:
+The model (docs/language.md §11, "Events and visibility"), kept for every zone instance z:
   size(z)    public: every seat sees how many cards go where;
   K(z)       a multiset of card types guaranteed to be in z;
   slots(z)   one entry per position, bottom first: the card seen there, or None.
