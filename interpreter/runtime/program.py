@@ -195,35 +195,29 @@ class Program:
     # ---- scoring ----
     def score(self, st: E.State, seat: int) -> int:
         """The ruleset's score for one seat, as the game stands."""
-        keep = st.me
-        st.me = seat
-        try:
-            return self.score_fn(st, None)
-        except E.RULE_FAILURES as exc:
-            raise E.failure(exc, st, self.where(exc) or self.rules.score.pos) from None
-        finally:
-            st.me = keep
+        return self.as_seat(st, seat, self.score_fn, self.rules.score.pos)
 
     def evaluate(self, st: E.State, seat: int):
         """The ruleset's bot evaluation for a seat (its score when none is given)."""
         if self.eval_fn is None:
             return self.score(st, seat)
-        keep = st.me
-        st.me = seat
-        try:
-            return self.eval_fn(st, None)
-        except E.RULE_FAILURES as exc:
-            raise E.failure(exc, st, self.where(exc) or self.rules.bot_eval.pos) from None
-        finally:
-            st.me = keep
+        return self.as_seat(st, seat, self.eval_fn, self.rules.bot_eval.pos)
 
     def ranking_key(self, st: E.State, seat: int) -> tuple:
+        """The score, then every tie-break, signed so that the larger key ranks higher."""
+        return self.as_seat(st, seat, self.ranking_fn, self.rules.score.pos)
+
+    def ranking_fn(self, st: E.State, c) -> tuple:
+        return (self.score_fn(st, c),) + tuple(sign * f(st, c) for sign, f in self.tiebreak_fns)
+
+    def as_seat(self, st: E.State, seat: int, fn, pos):
+        """fn(st) worked out as `seat` sees it (`me` is that seat); an error names the rule, else pos."""
         keep = st.me
         st.me = seat
         try:
-            return (self.score_fn(st, None),) + tuple(sign * f(st, None) for sign, f in self.tiebreak_fns)
+            return fn(st, None)
         except E.RULE_FAILURES as exc:
-            raise E.failure(exc, st, self.where(exc) or self.rules.score.pos) from None
+            raise E.failure(exc, st, self.where(exc) or pos) from None
         finally:
             st.me = keep
 
