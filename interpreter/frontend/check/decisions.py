@@ -34,6 +34,7 @@ def choose(cx: Context, path, item: dict, scope: Scope, block) -> ir.ChooseS:
         stmt.slot = cx.bind(name, "cards", where)
         stmt.cards = card_choice(cx, path, item, scope)
     elif "from" in item:
+        unused_card_keys(cx, path, item, f"choose '{name}' picks a value of its from: list, not cards", keep={"where"})
         stmt.values = value(cx, path + ("from",), scope)
         stmt.slot = cx.bind(name, elem_type(cx, stmt.values), where)
         expect(cx, stmt.values, {"list"}, "the values to choose from")
@@ -41,8 +42,27 @@ def choose(cx: Context, path, item: dict, scope: Scope, block) -> ir.ChooseS:
             stmt.where = value(cx, path + ("where",), scope)
             expect(cx, stmt.where, {"bool"}, "a where condition")
     else:
+        unused_card_keys(cx, path, item, f"choose '{name}' picks one of its options, not cards")
         options(cx, stmt, path, item, scope, block)
     return stmt
+
+
+CARD_KEYS = ("where", "count", "min", "max", "same")     # what a card choice says besides its cards
+
+
+def unused_card_keys(cx: Context, path, spec: dict, what: str, keep=frozenset()) -> None:
+    """Report the card-choice keys of a choice that has no cards: they would be ignored."""
+    for key in (k for k in CARD_KEYS if k in spec and k not in keep):
+        if path[-2:-1] == ("options",) and key == "where":
+            hint = (f"an option without cards is always legal; to offer '{path[-1]}' only sometimes, put the "
+                    "choose under an if (one choose with the option, one without), or give it cards: to pick")
+        elif path[-2:-1] == ("options",):
+            hint = f"{key} is about the cards an option picks: add cards: ZONE to the option, or remove {key}"
+        else:
+            hint = f"{key} belongs to a choice of cards: remove it" + (
+                ", or write it inside the option that has cards:" if "options" in spec else "")
+        cx.error(cx.doc.key_pos(path + (key,)), f"{what}, so its {key} would be ignored",
+                 "choose", hint)
 
 
 def options(cx: Context, stmt: ir.ChooseS, path, item: dict, scope: Scope, block) -> None:
@@ -50,6 +70,8 @@ def options(cx: Context, stmt: ir.ChooseS, path, item: dict, scope: Scope, block
     for opt, spec in (item.get("options") or {}).items():
         opath = path + ("options", opt)
         spec = spec or {}
+        if "cards" not in spec:
+            unused_card_keys(cx, opath, spec, f"option '{opt}' has no cards: to pick from")
         cards = card_choice(cx, opath, spec, scope) if "cards" in spec else None
         slot = cx.bind(str(opt), "cards", cx.doc.key_pos(opath)) if cards else None
         stmt.options.append(ir.Option(str(opt), slot, cards, block(cx, opath + ("do",), scope)))
@@ -70,6 +92,9 @@ def card_choice(cx: Context, path, spec: dict, scope: Scope) -> ir.CardChoice:
     where = value(cx, path + ("where",), scope.with_card(), default=None)
     expect(cx, where, {"bool"}, "a where condition")
     if "count" in spec:
+        for key in (k for k in ("min", "max") if k in spec):
+            cx.error(cx.doc.key_pos(path + (key,)), f"count says exactly how many cards to choose, so {key} "
+                     "would be ignored", "choose", f"remove {key}, or replace count by min and max")
         lo = hi = value(cx, path + ("count",), scope)
     else:
         lo = value(cx, path + ("min",), scope, default=1)

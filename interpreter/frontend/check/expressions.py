@@ -115,10 +115,20 @@ def if_else(cx: Context, node, pos, path, scope: Scope):
 @resolver(S.Where)
 def where(cx: Context, node, pos, path, scope: Scope):
     cards = resolve(cx, node.cards, path, scope)
-    expect(cx, cards, {"cards", "zone"}, "the left side of 'where'")
+    if not expect(cx, cards, {"cards", "zone"}, "the left side of 'where'", _where_hint(cards)):
+        raise Unresolved        # reported once, here: what uses the result must not report it again
     cond = resolve(cx, node.cond, path, scope.with_card())
     expect(cx, cond, {"bool"}, "a where condition")
     return ir.Filter(pos, "cards", cards, cond)
+
+
+def _where_hint(left) -> str:
+    """What to write instead of 'where' on something that is not cards."""
+    if left.type == "list":
+        return ("'where' keeps the cards that meet a condition on their attributes; to keep some values of a "
+                "list, write a generator, e.g. count(v for v in values if v > 1), or, in a choose, "
+                "from: the list with where: a condition on the chosen value")
+    return ""
 
 
 @resolver(S.Top)
