@@ -11,7 +11,7 @@ that holds the mistake (a variant's mistake is reported in the variant, not in i
 what to do about it (a hint).
 
 The linter's files, `lint_*.yaml`, are valid rulesets with a seeded defect. They state the
-warnings `cardrules lint` must give, with the warning's code:
+warnings `cardrules lint` must give (the linter's and the setup audit's), with the warning's code:
 
     # expect-warning: 21:3: zone-never-entered: no card ever enters zone 'spare'
 
@@ -23,8 +23,8 @@ import re
 
 import pytest
 
-from interpreter.compiler.game import validate_file
-from interpreter.frontend.lint import CODES, lint_file
+from interpreter.compiler.game import file_warnings, validate_file
+from interpreter.frontend.lint import CODES
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CORPUS = sorted(glob.glob(os.path.join(HERE, "errors", "*.yaml")))
@@ -109,7 +109,7 @@ def test_warning_expectations_are_read():
 
 @pytest.mark.parametrize("path", LINT_CORPUS, ids=os.path.basename)
 def test_lint_file(path):
-    warnings = lint_file(path)
+    warnings = file_warnings(path)
     unmatched = list(warnings)
     missing = []
     for line, col, code, fragment in warning_expectations(path):

@@ -17,8 +17,9 @@ from .flow import Flow
 from .statements import StatementGen
 
 
-def compile_program(rules: ir.Ruleset, players: int, limits: E.Limits | None = None) -> Program:
-    """The ruleset compiled for this many players (with these run-time guards)."""
+def compile_program(rules: ir.Ruleset, players: int, limits: E.Limits | None = None, audit=None) -> Program:
+    """The ruleset compiled for this many players (with these run-time guards); `audit` (audit.Audit)
+    makes a program that reports every move's shortfall, for validate (never a game's program)."""
     limits = limits or E.DEFAULT_LIMITS
     lay = L.new_layout(rules, players)
     gen = CodeGen(rules, lay, limits)
@@ -27,7 +28,8 @@ def compile_program(rules: ir.Ruleset, players: int, limits: E.Limits | None = N
     L.lay_out_vars(lay, rules)
     L.make_cards(lay, rules, limits, const, Scratch(lay.n_locals))
     prefix = deterministic_prefix(rules)
-    stmts = compile_triggers(gen, gen.k(alike_guard(lay.card_type, lay.type_names, lay.zone_decl, lay.zone_names)))
+    stmts = compile_triggers(gen, gen.k(alike_guard(lay.card_type, lay.type_names, lay.zone_decl, lay.zone_names)),
+                             audit)
     flow = Flow(gen, stmts)
     flow.lay_out(prefix)
     lam = gen.lam
@@ -40,12 +42,12 @@ def compile_program(rules: ir.Ruleset, players: int, limits: E.Limits | None = N
     return Program(rules, players, limits, lay, compiled)
 
 
-def compile_triggers(gen: CodeGen, check_alike: str) -> StatementGen:
+def compile_triggers(gen: CodeGen, check_alike: str, audit=None) -> StatementGen:
     """The statement generator, with every on_empty trigger compiled into a cell the code reads."""
     # a cell, filled after all names are known, lets a trigger take from a zone declared after it
     cells = {d.name: [None] for d in gen.rules.zones if d.on_empty}
     names = {d.name: f"{gen.k(cells[d.name])}[0]" if d.on_empty else "None" for d in gen.rules.zones}
-    stmts = StatementGen(gen, names, check_alike)
+    stmts = StatementGen(gen, names, check_alike, audit)
     for i, d in enumerate(gen.rules.zones):       # our names in the generated code, never the ruleset's
         if d.on_empty:
             cells[d.name][0] = E.once(stmts.function_from_block(d.on_empty, f"trigger_{i}"))

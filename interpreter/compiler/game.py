@@ -5,8 +5,10 @@ import hashlib
 
 from ..errors import Diagnostic, Pos, RuleRuntimeError, RulesetError, UsageError
 from ..frontend import checker, loader, schema
+from ..frontend.lint import lint_file
 from ..runtime.engine import DEFAULT_LIMITS, Limits
 from ..runtime.program import Program
+from .audit import setup_warnings, start_error
 from .build import compile_program
 
 
@@ -51,12 +53,16 @@ def load_game(path: str, overrides: dict | None = None, limits: Limits | None = 
 
 
 def validate_file(path: str, overrides: dict | None = None) -> list:
-    """Every diagnostic for a ruleset file (empty when it is valid), compiling every player count."""
+    """Every error for a ruleset file (empty when it is valid), compiling every player count and
+    running what every game starts with (turn.first, the setup up to its first shuffle or decision)."""
     n = None
     try:
         game = load_game(path, overrides)
         for n in range(game.rules.min_players, game.rules.max_players + 1):
-            game.program(n)
+            try:
+                game.program(n).initial()
+            except RuleRuntimeError as exc:
+                raise RulesetError([start_error(exc, n, path)]) from None
     except RulesetError as exc:
         return exc.diagnostics
     except RuleRuntimeError as exc:
@@ -65,3 +71,10 @@ def validate_file(path: str, overrides: dict | None = None) -> list:
         return [Diagnostic(pos, str(exc).removeprefix(f"{pos}: "), "compile",
                            f"this happens with {n} players" if n else "")]
     return []
+
+
+def file_warnings(path: str, overrides: dict | None = None, game: Game | None = None) -> list:
+    """Every warning for a valid ruleset file: the linter's, then the setup audit's (RulesetError if
+    the file is invalid). `game`, when given, is the file already loaded with these overrides."""
+    warnings = lint_file(path, overrides)
+    return warnings + setup_warnings(game or load_game(path, overrides))

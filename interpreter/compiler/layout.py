@@ -91,6 +91,11 @@ def make_cards(lay: Layout, rules: ir.Ruleset, limits, const, scratch) -> None:
             if not isinstance(n, int):
                 raise RuleRuntimeError(kind.count.pos, f"the count of card kind '{kind.name}' must be a whole "
                                        f"number, not {n!r}")
+            if n < 0:
+                raise RulesetError([Diagnostic(
+                    kind.count.pos, f"the count of card kind '{kind.name}' is {n} with {lay.players} players"
+                    + _for(binding) + ": a count below 0 would silently make no cards", "compile",
+                    "give 0 or more cards, e.g. max(0, ...) where none is meant")])
             if n > 0 and len(card_type) + n > limits.cards:
                 raise too_large(kind.count.pos, f"the game would have more than {limits.cards:,} cards "
                                 f"(card kind '{kind.name}' adds {n:,})", "a card game needs far fewer cards")
@@ -147,6 +152,11 @@ def _row(value, players: int):
     if isinstance(value, dict) and all(isinstance(k, int) for k in value):
         return value[players]
     return value
+
+
+def _for(binding: dict) -> str:
+    """' (for colour = red, value = 3)': which of a kind's 'for' values a message is about."""
+    return (" (for " + ", ".join(f"{var} = {v}" for var, v in binding.items()) + ")") if binding else ""
 
 
 def _format(template: str, binding: dict) -> str:

@@ -5,16 +5,20 @@ a called procedure without decisions is written inline, a trigger becomes a func
 """
 from __future__ import annotations
 
+from ..errors import Diagnostic, RulesetError
 from ..frontend import ir
 
 
 class StatementGen:
     """Source lines for statements, through the expression generator `gen`."""
 
-    def __init__(self, gen, trigger_names: dict, check_alike: str):
+    def __init__(self, gen, trigger_names: dict, check_alike: str, audit=None):
         self.gen, self.rules, self.layout = gen, gen.rules, gen.layout
         self.trigger_names = trigger_names      # zone name -> source naming its on_empty trigger, or None
         self.check_alike = check_alike          # source naming the alike guard
+        # audit(st, pos, kind, named, moved), called after each move that names a count (see audit.py);
+        # None for the programs games run, whose code must stay as it is
+        self.audit = gen.k(audit) if audit is not None else None
 
     def function_from_block(self, stmts, name: str):
         """Compile a block into a standalone function f(st) (triggers)."""
@@ -84,13 +88,30 @@ class StatementGen:
         return [f"E.shuffle_zone(st, {z}, {gen.k(self.layout.card_type)}, {gen.k(self.layout.zone_names)}[{z}], "
                 f"{gen.k(self.layout.zone_vis)}[{z}])"]
 
+    def not_negative(self, count, what: str) -> None:
+        """A count that is a constant below 0 at this player count (a parameter's row) would move nothing."""
+        n = self.gen.fold.try_const(count) if count is not None else 1
+        if isinstance(n, int) and not isinstance(n, bool) and n < 0:
+            raise RulesetError([Diagnostic(count.pos, f"the count of {what} is {n} with {self.layout.players} "
+                                           "players, so it would silently move no card", "compile",
+                                           "give how many cards, 0 or more, at every player count")])
+
     def l_DealS(self, s):
         gen = self.gen
+        self.not_negative(s.count, "this deal")
         src = gen.zone_src(s.source, {})
         first = gen.x(s.starting, {}) if s.starting is not None else "st.current"
         trig = self.trigger_names[s.source.decl.name]
-        return [f"E.deal(st, {gen.x(s.count, {})}, {src}, {first}, {self.layout.zone_base[s.dest.name]}, "
-                f"{self.layout.zone_width[s.dest.name]}, {self.layout.players}, {trig}, {gen.k(self.layout.zone_vis)})"]
+        base, width, players = self.layout.zone_base[s.dest.name], self.layout.zone_width[s.dest.name], \
+            self.layout.players
+        k = gen.x(s.count, {}) if self.audit is None else gen.fresh("k")
+        deal = [f"E.deal(st, {k}, {src}, {first}, {base}, {width}, {players}, {trig}, {gen.k(self.layout.zone_vis)})"]
+        if self.audit is None:
+            return deal
+        held = f"sum(len(Z[{base} + _p * {width}]) for _p in range({players}))"
+        had = gen.fresh("h")
+        return [f"{k} = {gen.x(s.count, {})}", f"{had} = {held}"] + deal + [
+            f"{self.audit}(st, {gen.k(s.pos)}, 'deal', {k} * {players}, {held} - {had})"]
 
     def l_MoveS(self, s):
         gen = self.gen
@@ -108,19 +129,50 @@ class StatementGen:
             return [f"{zv} = Z[{z}]", f"if {zv}{same}:"] + indent(check(zv)) + [
                 f"    {m} = {zv}[:]", f"    {zv}.clear()", f"    {put}", f"    for {c} in {m}: L[{c}] = {d}",
                 "    " + log.format(z=z)]
+        if isinstance(src, ir.TopN):
+            self.not_negative(src.count, f"'{'bottom' if src.bottom else 'top'} N of'")
         if isinstance(src, ir.TopN) and isinstance(src.cards, ir.ZoneRef):
             z = gen.zone_src(src.cards, {})
             n = gen.x(src.count, {}) if src.count is not None else "1"
             trig = self.trigger_names[src.cards.decl.name]
-            return [f"{m} = E.take_top(st, {z}, {n}, {trig}, {src.bottom})", f"if {m}:"] + indent(check(m)) + [
+            pre, post = [], []
+            if self.audit is not None:      # the count worked out once, before the move changes it
+                k = gen.fresh("k")
+                pre, post, n = [f"{k} = {n}"], [self.report(s, "top", k, m)], k
+            take = f"{m} = E.take_top(st, {z}, {n}, {trig}, {src.bottom})"
+            return pre + [take] + post + [f"if {m}:"] + indent(check(m)) + [
                 f"    E.place(st, {m}, {d}, {b})", "    " + log.format(z=z)]
         # cards from several zones land group by group, in the order the events tell it
         # (under a pile, the last group goes first, so that the groups keep their order)
         groups = f"reversed(E.remove(st, {m}))" if b else f"E.remove(st, {m})"
-        return [f"{m} = list({gen.x(src, {})})", f"if {m}:", f"    for _z, _cs in {groups}:"] + \
+        named = []
+        if self.audit is not None and isinstance(src, ir.TopN):
+            named = [self.report(s, "pick", gen.x(src.count, {}) if src.count is not None else "1", m)]
+        elif self.audit is not None and names_cards(src):
+            named = [self.report(s, "filter", "1", m)]
+        return [f"{m} = list({gen.x(src, {})})"] + named + [f"if {m}:", f"    for _z, _cs in {groups}:"] + \
             indent(indent(check("_cs"))) + [
                 f"        E.place(st, _cs, {d}, {b})",
                 f"        if st.log is not None: E.log_move(st, _z, {d}, _cs, {vis}, {b})"]
+
+
+    def report(self, s, kind: str, named: str, moved: str) -> str:
+        """The line that tells the audit how many cards a move named and how many it moved."""
+        return f"{self.audit}(st, {self.gen.k(s.pos)}, {kind!r}, {named}, len({moved}))"
+
+
+def names_cards(cards) -> bool:
+    """Whether a set of cards is a filter made only of `attribute == value` tests joined by `and`: it
+    names specific cards (`box where material == m and value == v`), so finding none is a shortfall."""
+    if not isinstance(cards, ir.Filter):
+        return False
+
+    def exact(cond) -> bool:
+        if isinstance(cond, ir.Logic):
+            return cond.op == "and" and exact(cond.left) and exact(cond.right)
+        return isinstance(cond, ir.Cmp) and cond.op == "==" and \
+            isinstance(cond.left, ir.CardAttr) != isinstance(cond.right, ir.CardAttr)
+    return exact(cards.cond)
 
 
 class Line(str):

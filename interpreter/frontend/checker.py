@@ -22,6 +22,7 @@ from .check.params import check_players, declare_params
 from .check.recursion import check_function_recursion, check_recursion
 from .check.resolve import value
 from .check.statements import block
+from .check.turn import check_first
 from .check.types import expect
 from .loader import Document
 
@@ -72,6 +73,7 @@ def check_pass(cx: Context) -> ir.Ruleset:
     setup = block(cx, ("setup",), Scope())
     first = value(cx, ("turn", "first"), Scope(), default=0)
     expect(cx, first, {"player"}, "the first player")
+    check_first(cx, first)
     nxt = value(cx, ("turn", "next"), Scope(), default=None)
     expect(cx, nxt, {"player"}, "the next player")
     steps = block(cx, ("turn", "steps"), Scope(), top=True)

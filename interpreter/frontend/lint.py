@@ -24,6 +24,8 @@ CODES = {
     "cards-never-leave": "a card kind whose start zone no move or deal ever takes cards from",
     "score-never-changes": "a score that uses nothing that changes during play (only numbers and parameters)",
     "row-outside-players": "a by_players row for a player count outside players min..max",
+    # given by the setup audit (compiler/audit.py), which plays the setup: the linter only reads the rules
+    "setup-move-short": "a move or deal of the setup that moved fewer cards than it names (the setup played once)",
 }
 
 ALL = "*"           # in a set of zone names: cards from anywhere (the linter cannot tell)

@@ -105,7 +105,11 @@ class Program:
     def start_values(self, st: E.State, first, var_inits: list) -> None:
         """Who starts, then every variable's initial value (which may use `current`)."""
         try:
-            st.current = st.me = first(st, None) % self.players
+            seat = first(st, None)
+            if not 0 <= seat < self.players:    # never taken modulo: seat 7 of 4 is a mistake, not seat 3
+                raise RuleRuntimeError(self.rules.first.pos, f"turn.first gives seat {seat}, but with "
+                                       f"{self.players} players the seats are 0 to {self.players - 1}")
+            st.current = st.me = seat
         except TypeError:
             raise RuleRuntimeError(self.rules.first.pos, "turn.first cannot use a game variable: "
                                    "variables get their initial values after the first player is known")

@@ -24,9 +24,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from ..compiler.game import load_game
+from ..compiler.game import file_warnings, load_game
 from ..errors import CardrulesError, Diagnostic, Pos, RuleRuntimeError, RulesetError, UsageError
-from ..frontend.lint import lint_file
 from ..frontend.schema import SCHEMA_PATH
 from ..runtime import rng
 from ..runtime.engine import DEFAULT_LIMITS
@@ -198,7 +197,7 @@ def check_ruleset(args):
         for n in range(game.rules.min_players, game.rules.max_players + 1):
             game.program(n)
         n = None
-        warnings = lint_file(args.ruleset, overrides_of(args))
+        warnings = file_warnings(args.ruleset, overrides_of(args), game)
     except RulesetError as exc:
         for d in exc.diagnostics:
             (warnings if d.severity == "warning" else errors).append(d)

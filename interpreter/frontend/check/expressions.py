@@ -136,6 +136,20 @@ def top(cx: Context, node, pos, path, scope: Scope):
     count = resolve(cx, node.count, path, scope) if node.count is not None else None
     if count is not None:
         expect(cx, count, {"int"}, "how many cards")
+        check_not_negative(cx, count, f"'{'bottom' if node.bottom else 'top'} N of'")
     cards = resolve(cx, node.cards, path, scope)
     expect(cx, cards, {"cards", "zone"}, "what 'top ... of' takes from")
     return ir.TopN(pos, "cards", count, cards, node.bottom)
+
+
+def check_not_negative(cx: Context, count, what: str) -> None:
+    """A count written as a negative number (top -1 of, deal -2) would take no card: an error."""
+    if isinstance(count, ir.NegOp) and isinstance(count.operand, ir.Lit) and count.operand.type == "int":
+        n = -count.operand.value
+    elif isinstance(count, ir.Lit) and count.type == "int":
+        n = count.value
+    else:
+        return      # worked out later: a parameter's row when compiled, anything else while playing
+    if n < 0:
+        cx.error(count.pos, f"the count of {what} is {n}, so it would silently move no card", "type", "give how many cards, 0 or more (a count worked out below 0 "
+                 "while playing moves nothing)")

@@ -6,6 +6,7 @@ import re
 from .. import ir
 from .. import syntax as S
 from .context import Context, Scope, Unresolved
+from .expressions import check_not_negative
 from .resolve import resolve, zone_instance
 from .types import expect
 from .vocabulary import CARDISH
@@ -50,6 +51,7 @@ def shuffle(cx: Context, node, pos, path, scope: Scope):
 def deal(cx: Context, node, pos, path, scope: Scope):
     count = resolve(cx, node.count, path, scope)
     expect(cx, count, {"int"}, "how many cards each player is dealt")
+    check_not_negative(cx, count, "this deal")
     source = zone_instance(cx, node.source, path, scope)
     dest = deal_target(cx, node, path)
     starting = resolve(cx, node.starting, path, scope) if node.starting else None
