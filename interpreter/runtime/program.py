@@ -108,7 +108,8 @@ class Program:
             seat = first(st, None)
             if not 0 <= seat < self.players:    # never taken modulo: seat 7 of 4 is a mistake, not seat 3
                 raise RuleRuntimeError(self.rules.first.pos, f"turn.first gives seat {seat}, but with "
-                                       f"{self.players} players the seats are 0 to {self.players - 1}")
+                                       f"{self.players} players the seats are 0 to {self.players - 1} (a seat is "
+                                       "never taken modulo the players: write e.g. (...) % players)")
             st.current = st.me = seat
         except TypeError:
             raise RuleRuntimeError(self.rules.first.pos, "turn.first cannot use a game variable: "
