@@ -8,7 +8,8 @@ from typing import Any
 
 import yaml
 
-from ..errors import Collector, Diagnostic, Pos, RulesetError, UsageError
+from ..errors import Collector, Diagnostic, Pos, RulesetError
+from .reading import decode, read_bytes
 
 Path = tuple  # a document path: keys and list indexes from the root
 
@@ -92,6 +93,7 @@ class Document:
     values: dict = field(default_factory=dict)   # path -> Scalar (value node start)
     keys: dict = field(default_factory=dict)     # path -> Pos of the mapping key
     sources: list = field(default_factory=list)  # every file read, base files first
+    raw: list = field(default_factory=list)      # the bytes of each of those files, as read (for its sha256)
 
     def pos(self, path: Path) -> Pos:
         """The position of the value at path, else of its nearest ancestor."""
@@ -403,26 +405,22 @@ def _construct_scalar_value(node):
 _Loader.construct_scalar_value = staticmethod(_construct_scalar_value)
 
 
-def _read(file: str) -> str:
-    try:
-        size = os.path.getsize(file)
-        if size > MAX_FILE_BYTES:
-            raise RulesetError([Diagnostic(Pos(file, 1, 1), f"the file is too large for a ruleset ({size:,} bytes, "
-                                           f"at most {MAX_FILE_BYTES:,})", "too-large",
-                                           "a ruleset needs far less; is this the right file?")])
-        with open(file, encoding="utf-8") as fh:
-            return fh.read()
-    except OSError as exc:
-        raise UsageError(f"{file}: cannot read the file: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise UsageError(f"{file}: the file is not UTF-8 text") from None
+def _nbsp_in_indent(file: str, text: str) -> None:
+    """Refuse a no-break space (U+00A0) in a line's indentation, where it looks like a space but YAML
+    reads it as text (the line's key then starts with it): one error per such line."""
+    found = []
+    for n, line in enumerate(text.split("\n"), 1):
+        lead = line[:len(line) - len(line.lstrip(" \t\u00a0"))]
+        if "\u00a0" in lead:
+            found.append(Diagnostic(Pos(file, n, lead.index("\u00a0") + 1), "a no-break space (U+00A0) in the "
+                                    "indentation of this line: YAML indents with plain spaces only", "yaml-syntax",
+                                    "replace it with a plain space (an editor or a copy from a web page put it here)"))
+    if found:
+        raise RulesetError(found)
 
 
-def _load_one(file: str) -> Document:
-    """Load a single YAML file, without following extends."""
-    text = _read(file)
-    doc = Document(None, file, sources=[file])
-    errors = Collector()
+def _compose(file: str, text: str):
+    """The YAML node tree of text (None when empty), its nesting and alias expansion bounded."""
     try:
         node = yaml.compose(text, Loader=_Loader)
     except yaml.YAMLError as exc:
@@ -431,13 +429,52 @@ def _load_one(file: str) -> Document:
         raise RulesetError([_too_deep(file, exc.mark)]) from None
     except RecursionError:      # not reached (the scanner bounds the nesting); the composer recurses
         raise RulesetError([_too_deep(file, None)]) from None
+    if node is not None:
+        _check_size(file, node)
+    return node
+
+
+def _load_one(file: str) -> Document:
+    """Load a single YAML file, without following extends."""
+    raw = read_bytes(file, MAX_FILE_BYTES)
+    text = decode(file, raw)
+    doc = Document(None, file, sources=[file], raw=[raw])
+    _nbsp_in_indent(file, text)
+    node = _compose(file, text)
     if node is None:
         raise RulesetError([Diagnostic(Pos(file, 1, 1), "the file is empty", "empty",
                                        "a ruleset needs at least name, players, zones and turn")])
-    _check_size(file, node)
+    errors = Collector()
     doc.data = _Builder(file, doc, errors).build(node, ())
     errors.raise_if_any()
     return doc
+
+
+def load_value(text: str, where: str = "--set", col: int = 1) -> Any:
+    """A value written as YAML outside a file (the VALUE of --set NAME=VALUE, which starts at column
+    col of the option) as plain data, through the same guards as a file; else a RulesetError at
+    where:LINE:COL."""
+    try:
+        if len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
+            raise RulesetError([Diagnostic(Pos(where, 1, 1), f"the value is too large (more than "
+                                           f"{MAX_FILE_BYTES:,} bytes)", "too-large", "give a short value")])
+        _nbsp_in_indent(where, text)
+        node = _compose(where, text)
+        if node is None:
+            return None
+        errors = Collector()
+        value = _Builder(where, Document(None, where), errors).build(node, ())
+        errors.raise_if_any()
+        return value
+    except RulesetError as exc:
+        raise RulesetError([_shifted(d, col - 1) for d in exc.diagnostics]) from None
+
+
+def _shifted(d: Diagnostic, cols: int) -> Diagnostic:
+    """d moved right by cols columns on its first line (for a value that starts inside a longer text)."""
+    if d.pos.line != 1:
+        return d
+    return Diagnostic(Pos(d.pos.file, 1, d.pos.col + cols), d.message, d.code, d.hint, d.severity)
 
 
 def _mark_pos(file: str, mark) -> Pos:
@@ -556,7 +593,7 @@ def load(file: str, _seen: tuple = (), _root: str | None = None) -> Document:
     if not isinstance(base.data, dict):
         raise RulesetError([Diagnostic(pos, f"extends '{base_name}': that file is not a ruleset (a mapping of keys)",
                                        "bad-extends", "name the base ruleset file, such as base.yaml")])
-    merged = Document(None, file, sources=base.sources + [file])
+    merged = Document(None, file, sources=base.sources + [file], raw=base.raw + doc.raw)
     merged.data = _merge(base, doc, merged)
     merged.data.pop("extends", None)
     return merged
