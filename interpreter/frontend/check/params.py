@@ -4,6 +4,10 @@ Also the check that a 'for' or 'per' list, written in place or held by a param, 
 """
 from __future__ import annotations
 
+import dataclasses
+
+from .. import ir
+from ...errors import Pos
 from .context import Context
 from .vocabulary import BUILTIN_NAMES, KEYWORDS, MAX_PLAYERS, RANGE_KEY, SET_POS, covers, fraction, value_type
 from .words import a_type, show
@@ -76,13 +80,17 @@ def player_table(cx: Context, path, rows: dict) -> dict:
 
 
 def row_type(cx: Context, path, rows: dict) -> str:
-    """The one kind of value all rows of a by_players table hold ('any' after reporting a mix)."""
+    """The one kind of value all rows of a by_players table hold ('any' after reporting a mix). The
+    first row sets the kind; in a variant that is a row of the base (the merge puts them first), so
+    a variant's row of the wrong kind is the one reported."""
     kinds = [(key, value_type(value)) for key, value in rows.items()]
     first_key, first = kinds[0] if kinds else (None, "any")
     for key, kind in kinds[1:]:
         if kind != first:
+            where = cx.pos(path + (first_key,))
+            elsewhere = f" (row '{first_key}' is at {where})" if where.file != cx.pos(path + (key,)).file else ""
             cx.error(path + (key,), f"row '{key}' is {a_type(kind)}, but row '{first_key}' is {a_type(first)}",
-                     "player-table", "every row of a by_players table needs the same kind of value")
+                     "player-table", f"every row of a by_players table needs the same kind of value{elsewhere}")
             return "any"
     return first
 
@@ -168,3 +176,40 @@ def _param_lists(cx: Context, name: str) -> list:
         given = name in cx.overrides or f"{name}.{n}" in cx.overrides or key is None
         rows.append(((SET_POS, name) if given else ("params", name, "by_players", key), row))
     return list({id(row): (p, row) for p, row in rows}.values())    # a range's rows are one list
+
+
+def check_added_params(cx: Context, rules: ir.Ruleset) -> None:
+    """A param that a variant sets but its base does not have, and that no rule reads, is an error:
+    it would change nothing (most often it is a misspelt parameter of the base)."""
+    added = [name for name in cx.params if ("params", name) in cx.doc.added or ("params",) in cx.doc.added]
+    if not added:
+        return
+    read = params_read(rules)
+    known = [name for name in cx.params if name not in added]
+    for name in added:
+        if name in read:
+            continue
+        base = cx.doc.added.get(("params", name)) or cx.doc.added.get(("params",))
+        hint = cx.suggest(name, known) or (f"the base's parameters are {', '.join(known)}" if known else
+                                           "the base has no parameters") + "; a new parameter must be used in a rule"
+        cx.error(cx.doc.key_pos(("params", name)), f"param '{name}' is not a parameter of the base ruleset "
+                 f"({base}), and no rule reads it: setting it changes nothing", "name", hint)
+
+
+def params_read(rules: ir.Ruleset) -> set:
+    """The names of the params some rule reads (every ir.Param reachable from the rules)."""
+    skip = {"params", "overrides", "sources"}
+    stack = [getattr(rules, f.name) for f in dataclasses.fields(rules) if f.name not in skip]
+    seen, read = set(), set()
+    while stack:
+        x = stack.pop()
+        if isinstance(x, (list, tuple, set, frozenset)):
+            stack.extend(x)
+        elif isinstance(x, dict):
+            stack.extend(x.values())
+        elif dataclasses.is_dataclass(x) and not isinstance(x, (type, Pos)) and id(x) not in seen:
+            seen.add(id(x))
+            if isinstance(x, ir.Param):
+                read.add(x.name)
+            stack.extend(getattr(x, f.name) for f in dataclasses.fields(x))
+    return read
