@@ -673,6 +673,9 @@ def load(file: str, _seen: tuple = (), _root: str | None = None) -> Document:
     if os.path.abspath(base_file) in _seen + (os.path.abspath(file),):
         raise RulesetError([Diagnostic(pos, f"extends '{base_name}' leads back to this file", "bad-extends",
                                        "a variant extends a base; the base must not extend the variant")])
+    if os.path.exists(base_file) and not os.path.isfile(base_file):
+        raise RulesetError([Diagnostic(pos, f"extends '{base_name}' is not a file (a folder, pipe or device)",
+                                       "bad-extends", "name the base ruleset file, such as base.yaml")])
     if not os.path.isfile(base_file):
         try:
             names = sorted(n for n in os.listdir(os.path.dirname(base_file) or ".") if n.endswith((".yaml", ".yml")))
