@@ -102,17 +102,19 @@ def _distance(a: str, b: str) -> int:
     return prev[-1]
 
 
-def closest(word, candidates) -> str | None:
+def closest(word, candidates, prefer=()) -> str | None:
     """The candidate a misspelt word most likely meant, or None when none is close enough.
 
     Close means a few typing slips away (one for short words, up to three for long ones, none
-    for a single letter), or a word that is part of the candidate ('bonus' for 'bonus_order');
-    among equally close candidates the one with the same first letter, then the most similar,
-    wins (so 'dwon' means 'down', not 'won')."""
+    for a single letter), or a word that is part of the candidate ('bonus' for 'bonus_order').
+    The fewest slips always win; among equally close candidates one in `prefer` (say, a key the
+    mapping lacks), then the one with the same first letter, then the most similar, wins (so
+    'dwon' means 'down', not 'won')."""
     word = str(word)
     low = word.lower()
+    preferred = set(map(str, prefer))
     best = None
-    for cand in sorted(set(map(str, candidates))):
+    for cand in sorted(set(map(str, candidates)) | preferred):
         c = cand.lower()
         if c == low:
             return cand
@@ -120,7 +122,7 @@ def closest(word, candidates) -> str | None:
         d = _distance(low, c)
         if d > slips and not (len(low) >= 4 and low in c):
             continue
-        rank = (d, c[:1] != low[:1], -difflib.SequenceMatcher(None, low, c).ratio(), cand)
+        rank = (d, cand not in preferred, c[:1] != low[:1], -difflib.SequenceMatcher(None, low, c).ratio(), cand)
         if best is None or rank < best[0]:
             best = (rank, cand)
     return best[1] if best else None

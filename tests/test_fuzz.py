@@ -39,9 +39,10 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as s
 
-from interpreter.errors import CardrulesError, IllegalMove, RuleRuntimeError
+from interpreter.errors import CardrulesError, IllegalMove, RuleRuntimeError, RulesetError
 from interpreter.compiler.game import load_game, validate_file
 from interpreter.frontend.parser import _lark
+from interpreter.tools.cli import set_option
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RULESETS = {name: os.path.join(ROOT, "rulesets", name)
@@ -376,6 +377,56 @@ def test_generated_rules_strings_in_the_small_game(tmp_path_factory, data):
         start = data.draw(s.sampled_from(["start_expr", "start_stmt"]))
         get(mutant, p[:-1])[p[-1]] = data.draw(dsl_text(names, start, max_depth=data.draw(s.integers(2, 9))))
     run_mutant(tmp_path_factory.mktemp("generated"), "_valid_base.yaml", mutant)
+
+
+@FAST
+@given(data=s.data())
+def test_unclean_bytes_give_positioned_errors(tmp_path_factory, data):
+    """Bytes that are not UTF-8, or a no-break space, put anywhere in a file: an error at its line and column."""
+    name = data.draw(names_s, label="ruleset")
+    raw = original(name)[0].encode("utf-8")
+    at = data.draw(s.integers(0, len(raw)), label="at")
+    bit = data.draw(s.sampled_from([b"\xe9", b"\xff", b"\x80", b"\xc3", b"\xed\xa0\x80", b"\xc2\xa0", b"\r"]))
+    path = write_case(tmp_path_factory.mktemp("bytes"), name, "")
+    with open(path, "wb") as fh:
+        fh.write(raw[:at] + bit + raw[at:])
+    diagnostics = check_file(path)
+    if bit in (b"\xe9", b"\xff", b"\x80", b"\xed\xa0\x80"):       # never UTF-8, wherever it stands
+        [d] = diagnostics
+        before = raw[:at].decode("utf-8", errors="ignore").replace("\r\n", "\n")
+        assert d.code == "encoding" and d.pos.line == before.count("\n") + 1, str(d)
+
+
+set_values = s.one_of(
+    s.text(max_size=40),
+    s.text(alphabet="[]{},:&*!- \n\"'a1\u00a0\t", max_size=60),
+    s.builds(lambda n: "[" * n + "]" * n, s.integers(0, 3000)),
+    s.sampled_from(["&a [x, *a]", "!!python/object/apply:os.system [ls]", "2020-01-01", "~", ".inf", "1.5",
+                    "[red, [blue]]", "[red, red]", "{by_players: {2: 1}}", "!!binary aGk="]))
+
+
+@FAST
+@given(name=s.sampled_from(["hand_size", "colours", "bonus", "bonus.2", "nope"]), value=set_values)
+def test_set_values_give_positioned_errors_or_a_game(name, value):
+    """--set NAME=VALUE with any VALUE: a game, or errors at --set:LINE:COL; never another exception."""
+    with time_limit(EXAMPLE_SECONDS):
+        key, parsed = set_option(f"{name}={value}")
+        if isinstance(parsed, RulesetError):
+            diagnostics = parsed.diagnostics
+        else:
+            try:
+                game = load_game(BASE, {key: parsed})
+                for n in range(game.rules.min_players, game.rules.max_players + 1):
+                    game.program(n)
+                diagnostics = []
+            except RulesetError as exc:
+                diagnostics = exc.diagnostics
+            except RuleRuntimeError as exc:
+                assert exc.pos is not None, str(exc)
+                diagnostics = []
+        for d in diagnostics:
+            assert d.pos.line >= 1 and d.pos.col >= 1 and d.message and d.code != "error", str(d)
+            assert d.pos.file in ("--set", BASE), str(d)
 
 
 @pytest.mark.soak

@@ -256,9 +256,10 @@ def test_row_outside_players(tmp_path):
 def test_a_variants_warning_points_into_the_file_with_the_mistake(tmp_path):
     seeded(tmp_path, name="base.yaml")
     variant = tmp_path / "variant.yaml"
-    variant.write_text("extends: base.yaml\nname: Variant\nparams:\n  unused: 3\n", encoding="utf-8")
+    # (a new param no rule reads is no longer a warning but an error: see tests/test_variants.py)
+    variant.write_text("extends: base.yaml\nname: Variant\nzones:\n  spare: {visible: everyone}\n", encoding="utf-8")
     [d] = lint_file(str(variant))
-    assert d.code == "param-never-read" and (d.pos.file, d.pos.line, d.pos.col) == (str(variant), 4, 3)
+    assert d.code == "zone-never-entered" and (d.pos.file, d.pos.line, d.pos.col) == (str(variant), 4, 3)
 
 
 def test_lint_of_an_invalid_ruleset_raises_its_errors(tmp_path):

@@ -46,9 +46,8 @@ def load_game(path: str, overrides: dict | None = None, limits: Limits | None = 
         raise RulesetError(problems)
     rules = checker.check(doc, overrides)
     digest = hashlib.sha256()
-    for source in doc.sources:
-        with open(source, "rb") as fh:
-            digest.update(fh.read())
+    for raw in doc.raw:         # the bytes the loader read: no second, unbounded read of each file
+        digest.update(raw)
     return Game(rules, path, digest.hexdigest(), dict(overrides or {}), limits)
 
 

@@ -18,7 +18,7 @@ from .check.context import Context, Scope, Unresolved
 from .check.declarations import declare_functions, declare_procedures, declare_vars, declare_zones, finish_zone
 from .check.display import check_display
 from .check.ending import check_finish, check_tiebreak
-from .check.params import check_players, declare_params
+from .check.params import check_added_params, check_players, declare_params
 from .check.recursion import check_function_recursion, check_recursion
 from .check.resolve import value
 from .check.statements import block
@@ -88,10 +88,13 @@ def check_pass(cx: Context) -> ir.Ruleset:
     check_recursion(cx, procedures)
     display = check_display(cx)
     cx.err.raise_if_any()
-    return ir.Ruleset(
+    rules = ir.Ruleset(
         name=str(cx.get(("name",), "")), file=cx.doc.file, min_players=cx.lo, max_players=cx.hi,
         params=cx.params, cards=cards, zones=list(cx.zones.values()), zone_by_name=cx.zones,
         vars=list(cx.vars.values()), functions=cx.functions, procedures=procedures, setup=setup,
         first=first, next=nxt, steps=steps, end_when=end_when, finish=finish, score=score,
         tiebreak=tiebreak, bot_eval=bot_eval, slots=list(cx.slots), sources=cx.doc.sources,
         overrides=cx.overrides, display=display)
+    check_added_params(cx, rules)       # needs the finished rules: which params they read
+    cx.err.raise_if_any()
+    return rules

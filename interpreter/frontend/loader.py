@@ -3,12 +3,14 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
 
-from ..errors import Collector, Diagnostic, Pos, RulesetError, UsageError
+from ..errors import Collector, Diagnostic, Pos, RulesetError
+from .reading import decode, read_bytes
 
 Path = tuple  # a document path: keys and list indexes from the root
 
@@ -16,6 +18,7 @@ MAX_DEPTH = 60              # deeper nesting than any ruleset needs; stops hosti
 MAX_NODES = 50_000          # values in a file once its aliases are expanded (a ruleset has a few thousand)
 MAX_FILE_BYTES = 500_000    # a ruleset is a few tens of kilobytes (and YAML is read at some 100 kB a second)
 PLAIN_TAGS = {"tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"}
+_ROW_KEY = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+))?\s*$")   # a by_players key: 3 or 3-5
 
 
 @dataclass
@@ -92,6 +95,8 @@ class Document:
     values: dict = field(default_factory=dict)   # path -> Scalar (value node start)
     keys: dict = field(default_factory=dict)     # path -> Pos of the mapping key
     sources: list = field(default_factory=list)  # every file read, base files first
+    raw: list = field(default_factory=list)      # the bytes of each of those files, as read (for its sha256)
+    added: dict = field(default_factory=dict)    # path -> base file: keys a variant adds that its base lacks
 
     def pos(self, path: Path) -> Pos:
         """The position of the value at path, else of its nearest ancestor."""
@@ -195,6 +200,11 @@ def _yaml_error(file: str, exc: yaml.YAMLError, text: str = "") -> Diagnostic:
             and _colonless_line(text, problem_mark) is not None:
         mark = _colonless_line(text, problem_mark)
         message, hint = _missing_colon(text, mark)
+    elif problem == "mapping values are not allowed here" and problem_mark is not None \
+            and _over_indented(text, problem_mark) is not None:
+        mark, above, column = _over_indented(text, problem_mark)
+        message = "YAML syntax error: this key is indented more than the ones above it"
+        hint = f"start it in the same column as '{above}' (column {column}), as keys of one mapping are"
     elif problem == "mapping values are not allowed here":
         message, hint = "YAML syntax error: a second ':' on this line", \
             "put one key: value on each line, and quote a value that contains ': '"
@@ -247,6 +257,26 @@ def _colonless_line(text: str, mark):
         return None
     start = len(code) - len(code.lstrip(" -"))
     return _Mark(n, start)
+
+
+def _over_indented(text: str, mark):
+    """For "mapping values are not allowed here" at the first ':' of a line indented more than the
+    'key: value' line above it (YAML read the line on into that value): the key's start, the key
+    above and its column. None if the mistake is not that."""
+    lines = text.split("\n")
+    if mark.line >= len(lines) or _has_colon(_code(lines[mark.line])[:mark.column]):
+        return None
+    n = mark.line - 1
+    while n >= 0 and not _code(lines[n]).strip():
+        n -= 1
+    if n < 0:
+        return None
+    row, above = lines[mark.line], _code(lines[n])
+    indent, above_indent = len(row) - len(row.lstrip(" ")), len(above) - len(above.lstrip(" -"))
+    key, colon, value = above[above_indent:].partition(": ")
+    if not colon or not value.strip() or value.strip()[0] in "[{|>'\"" or indent <= above_indent:
+        return None
+    return _Mark(mark.line, indent), key.strip(), above_indent + 1
 
 
 def _missing_colon(text: str, mark) -> tuple:
@@ -403,26 +433,22 @@ def _construct_scalar_value(node):
 _Loader.construct_scalar_value = staticmethod(_construct_scalar_value)
 
 
-def _read(file: str) -> str:
-    try:
-        size = os.path.getsize(file)
-        if size > MAX_FILE_BYTES:
-            raise RulesetError([Diagnostic(Pos(file, 1, 1), f"the file is too large for a ruleset ({size:,} bytes, "
-                                           f"at most {MAX_FILE_BYTES:,})", "too-large",
-                                           "a ruleset needs far less; is this the right file?")])
-        with open(file, encoding="utf-8") as fh:
-            return fh.read()
-    except OSError as exc:
-        raise UsageError(f"{file}: cannot read the file: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise UsageError(f"{file}: the file is not UTF-8 text") from None
+def _nbsp_in_indent(file: str, text: str) -> None:
+    """Refuse a no-break space (U+00A0) in a line's indentation, where it looks like a space but YAML
+    reads it as text (the line's key then starts with it): one error per such line."""
+    found = []
+    for n, line in enumerate(text.split("\n"), 1):
+        lead = line[:len(line) - len(line.lstrip(" \t\u00a0"))]
+        if "\u00a0" in lead:
+            found.append(Diagnostic(Pos(file, n, lead.index("\u00a0") + 1), "a no-break space (U+00A0) in the "
+                                    "indentation of this line: YAML indents with plain spaces only", "yaml-syntax",
+                                    "replace it with a plain space (an editor or a copy from a web page put it here)"))
+    if found:
+        raise RulesetError(found)
 
 
-def _load_one(file: str) -> Document:
-    """Load a single YAML file, without following extends."""
-    text = _read(file)
-    doc = Document(None, file, sources=[file])
-    errors = Collector()
+def _compose(file: str, text: str):
+    """The YAML node tree of text (None when empty), its nesting and alias expansion bounded."""
     try:
         node = yaml.compose(text, Loader=_Loader)
     except yaml.YAMLError as exc:
@@ -431,13 +457,52 @@ def _load_one(file: str) -> Document:
         raise RulesetError([_too_deep(file, exc.mark)]) from None
     except RecursionError:      # not reached (the scanner bounds the nesting); the composer recurses
         raise RulesetError([_too_deep(file, None)]) from None
+    if node is not None:
+        _check_size(file, node)
+    return node
+
+
+def _load_one(file: str) -> Document:
+    """Load a single YAML file, without following extends."""
+    raw = read_bytes(file, MAX_FILE_BYTES)
+    text = decode(file, raw)
+    doc = Document(None, file, sources=[file], raw=[raw])
+    _nbsp_in_indent(file, text)
+    node = _compose(file, text)
     if node is None:
         raise RulesetError([Diagnostic(Pos(file, 1, 1), "the file is empty", "empty",
                                        "a ruleset needs at least name, players, zones and turn")])
-    _check_size(file, node)
+    errors = Collector()
     doc.data = _Builder(file, doc, errors).build(node, ())
     errors.raise_if_any()
     return doc
+
+
+def load_value(text: str, where: str = "--set", col: int = 1) -> Any:
+    """A value written as YAML outside a file (the VALUE of --set NAME=VALUE, which starts at column
+    col of the option) as plain data, through the same guards as a file; else a RulesetError at
+    where:LINE:COL."""
+    try:
+        if len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
+            raise RulesetError([Diagnostic(Pos(where, 1, 1), f"the value is too large (more than "
+                                           f"{MAX_FILE_BYTES:,} bytes)", "too-large", "give a short value")])
+        _nbsp_in_indent(where, text)
+        node = _compose(where, text)
+        if node is None:
+            return None
+        errors = Collector()
+        value = _Builder(where, Document(None, where), errors).build(node, ())
+        errors.raise_if_any()
+        return value
+    except RulesetError as exc:
+        raise RulesetError([_shifted(d, col - 1) for d in exc.diagnostics]) from None
+
+
+def _shifted(d: Diagnostic, cols: int) -> Diagnostic:
+    """d moved right by cols columns on its first line (for a value that starts inside a longer text)."""
+    if d.pos.line != 1:
+        return d
+    return Diagnostic(Pos(d.pos.file, 1, d.pos.col + cols), d.message, d.code, d.hint, d.severity)
 
 
 def _mark_pos(file: str, mark) -> Pos:
@@ -484,21 +549,87 @@ def _check_size(file: str, root) -> None:
 
 
 def _merge(base: Document, top: Document, into: Document, path: Path = ()) -> Any:
-    """Deep-merge top over base: mappings merge, except by_players tables (a variant gives the whole table);
-    everything else replaces."""
+    """Deep-merge top over base: mappings merge key by key, by_players tables row by row (see _merge_rows);
+    everything else replaces. Keys top adds that base lacks are noted in into.added."""
     b, t = _get(base.data, path), _get(top.data, path)
-    if isinstance(b, dict) and isinstance(t, dict) and path[-1:] != ("by_players",):
+    if isinstance(b, dict) and isinstance(t, dict) and path[-1:] == ("by_players",):
+        return _merge_rows(base, top, into, path)
+    if isinstance(b, dict) and isinstance(t, dict):
         into.values[path] = top.values.get(path) or base.values.get(path)
         out = {}
         for key in list(b) + [k for k in t if k not in b]:
             if key in t:
                 out[key] = _merge(base, top, into, path + (key,)) if key in b else _copy(top, into, path + (key,))
                 into.keys[path + (key,)] = top.keys.get(path + (key,))
+                if key not in b:
+                    into.added[path + (key,)] = base.file
             else:
                 out[key] = _copy(base, into, path + (key,))
                 into.keys[path + (key,)] = base.keys.get(path + (key,))
         return out
     return _copy(top, into, path)
+
+
+def _interval(key) -> tuple | None:
+    """The player counts a by_players key stands for, as (first, last): 3 gives (3, 3), 3-5 gives
+    (3, 5); None for a key that is neither (or an empty range)."""
+    m = _ROW_KEY.match(str(key))
+    if not m:
+        return None
+    a, b = int(m.group(1)), int(m.group(2) or m.group(1))
+    return (a, b) if a <= b else None
+
+
+def _row_key(a: int, b: int):
+    """The by_players key for counts a..b, written the way YAML reads it (3 is a number, 3-4 a text)."""
+    return a if a == b else f"{a}-{b}"
+
+
+def _minus(span: tuple, taken: list) -> list:
+    """The parts of the interval span that none of the intervals taken covers, in order."""
+    parts, start = [], span[0]
+    for a, b in sorted(taken):
+        if b < start or a > span[1]:
+            continue
+        if a > start:
+            parts.append((start, a - 1))
+        start = max(start, b + 1)
+    if start <= span[1]:
+        parts.append((start, span[1]))
+    return parts
+
+
+def _merge_rows(base: Document, top: Document, into: Document, path: Path) -> dict:
+    """A variant's by_players rows replace the base's rows for exactly their player counts: a base
+    range they overlap keeps its other counts (base 3-5 under a variant's 4 gives 3, 4 and 5), each
+    part with the base row's positions. Keys that are not counts are kept, for the checker to report."""
+    b, t = _get(base.data, path), _get(top.data, path)
+    into.values[path] = top.values.get(path) or base.values.get(path)
+    taken = [span for span in map(_interval, t) if span is not None]
+    out: dict = {}
+    for key in b:
+        span = _interval(key)
+        parts = [span] if span is None else _minus(span, taken)
+        for part in parts:
+            new = key if part is None or part == span else _row_key(*part)
+            if new not in t:
+                out[new] = _copy_as(base, into, path + (key,), path + (new,))
+    for key in t:
+        out[key] = _copy(top, into, path + (key,))
+        into.keys[path + (key,)] = top.keys.get(path + (key,))
+    return out
+
+
+def _copy_as(src: Document, into: Document, path: Path, new: Path) -> Any:
+    """Copy the subtree at path from src to the path new, with its positions (a split row keeps its own)."""
+    n = len(path)
+    for p, sc in src.values.items():
+        if p[:n] == path:
+            into.values[new + p[n:]] = sc
+    for p, pos in src.keys.items():
+        if p[:n] == path:
+            into.keys[new + p[n:]] = pos
+    return _get(src.data, path)
 
 
 def _copy(src: Document, into: Document, path: Path) -> Any:
@@ -542,6 +673,9 @@ def load(file: str, _seen: tuple = (), _root: str | None = None) -> Document:
     if os.path.abspath(base_file) in _seen + (os.path.abspath(file),):
         raise RulesetError([Diagnostic(pos, f"extends '{base_name}' leads back to this file", "bad-extends",
                                        "a variant extends a base; the base must not extend the variant")])
+    if os.path.exists(base_file) and not os.path.isfile(base_file):
+        raise RulesetError([Diagnostic(pos, f"extends '{base_name}' is not a file (a folder, pipe or device)",
+                                       "bad-extends", "name the base ruleset file, such as base.yaml")])
     if not os.path.isfile(base_file):
         try:
             names = sorted(n for n in os.listdir(os.path.dirname(base_file) or ".") if n.endswith((".yaml", ".yml")))
@@ -556,7 +690,7 @@ def load(file: str, _seen: tuple = (), _root: str | None = None) -> Document:
     if not isinstance(base.data, dict):
         raise RulesetError([Diagnostic(pos, f"extends '{base_name}': that file is not a ruleset (a mapping of keys)",
                                        "bad-extends", "name the base ruleset file, such as base.yaml")])
-    merged = Document(None, file, sources=base.sources + [file])
+    merged = Document(None, file, sources=base.sources + [file], raw=base.raw + doc.raw, added=dict(base.added))
     merged.data = _merge(base, doc, merged)
     merged.data.pop("extends", None)
     return merged

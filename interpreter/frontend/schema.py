@@ -91,7 +91,7 @@ def _meant_key(key: Any, error: ValidationError) -> str | None:
     if key in allowed or any(re.search(p, str(key)) for p in patterns):
         return None
     absent = [k for k in allowed if k not in error.instance]
-    match = closest(key, absent) or closest(key, allowed)     # present: e.g. from a variant's base
+    match = closest(key, allowed, prefer=absent)   # the fewest slips win; a lacking key breaks a tie
     if match:
         return match
     unknown = [k for k in error.instance if k not in allowed and not any(re.search(p, str(k)) for p in patterns)]

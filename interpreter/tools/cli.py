@@ -19,13 +19,14 @@ import traceback
 from dataclasses import replace
 from typing import NamedTuple
 
-import yaml
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from ..compiler.game import file_warnings, load_game
 from ..errors import CardrulesError, Diagnostic, Pos, RuleRuntimeError, RulesetError, UsageError
+from ..frontend.loader import MAX_FILE_BYTES, load_value
+from ..frontend.reading import read_lines, read_text
 from ..frontend.schema import SCHEMA_PATH
 from ..runtime import rng
 from ..runtime.engine import DEFAULT_LIMITS
@@ -37,16 +38,16 @@ PROG = "cardrules"
 
 # ---- argument types ----
 def set_option(text: str) -> tuple:
-    """NAME=VALUE with VALUE read as YAML (6 is an int, [0,1] a list)."""
+    """NAME=VALUE with VALUE read as YAML (6 is an int, [0,1] a list), through the same guards as a
+    ruleset file. A bad VALUE gives (NAME, RulesetError at --set:1:COL), raised by overrides_of
+    once the command runs, so that it is reported like every error of a ruleset (and in --json)."""
     name, eq, value = text.partition("=")
-    name = name.strip()
-    if not eq or not name:
+    if not eq or not name.strip():
         raise argparse.ArgumentTypeError(f"'{text}' is not NAME=VALUE")
     try:
-        return name, yaml.safe_load(value)
-    except yaml.YAMLError as exc:
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise argparse.ArgumentTypeError(f"'{text}': the value is not valid YAML ({problem})") from None
+        return name.strip(), load_value(value, "--set", len(name) + 2)
+    except RulesetError as exc:
+        return name.strip(), exc
 
 
 def seat_option(text: str) -> tuple:
@@ -102,7 +103,12 @@ def bot_list(spec: str, players: int) -> list:
 
 # ---- helpers ----
 def overrides_of(args) -> dict:
-    return dict(args.set or [])
+    """The --set options as {NAME: VALUE}; a value that was not valid YAML raises its RulesetError."""
+    given = args.set or []
+    bad = [d for _, value in given if isinstance(value, RulesetError) for d in value.diagnostics]
+    if bad:
+        raise RulesetError(bad)
+    return dict(given)
 
 
 def limits_of(args):
@@ -132,11 +138,7 @@ def source_line(file: str, line: int, cache: dict | None = None) -> str | None:
     """Line `line` (1-based) of a file, without its line break; None if it cannot be read."""
     cache = {} if cache is None else cache
     if file not in cache:
-        try:
-            with open(file, encoding="utf-8") as fh:
-                cache[file] = fh.read().split("\n")
-        except (OSError, UnicodeDecodeError, ValueError):
-            cache[file] = None
+        cache[file] = read_lines(file, MAX_FILE_BYTES)     # bounded, like every read of a user's file
     lines = cache[file]
     if not lines or not 1 <= line <= len(lines):
         return None
@@ -352,16 +354,18 @@ def cmd_record(args) -> int:
     return 0
 
 
+MAX_RECORD_BYTES = 20_000_000     # a record of a long game is some 100 kB; no game makes 200 times that
+
+
 def read_record(path: str) -> dict:
     try:
-        with open(path, encoding="utf-8") as fh:
-            record = json.load(fh)
-    except OSError as exc:
-        raise UsageError(f"{path}: cannot read the record: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise UsageError(f"{path}: the record is not UTF-8 text") from None
+        record = json.loads(read_text(path, MAX_RECORD_BYTES, "record"))
+    except RulesetError as exc:         # too large, or not UTF-8 (at the line and column of the first bad byte)
+        raise UsageError(str(exc.diagnostics[0])) from None
     except json.JSONDecodeError as exc:
         raise UsageError(f"{path}:{exc.lineno}:{exc.colno}: the record is not JSON: {exc.msg}") from None
+    except RecursionError:              # json recurses once per level of [ and {
+        raise UsageError(f"{path}: the record is nested too deeply to be a cardrules record") from None
     if not isinstance(record, dict) or record.get("format") != records.FORMAT:
         raise UsageError(f"{path}: not a cardrules record (expected \"format\": \"{records.FORMAT}\")")
     return record

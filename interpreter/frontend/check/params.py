@@ -4,6 +4,10 @@ Also the check that a 'for' or 'per' list, written in place or held by a param, 
 """
 from __future__ import annotations
 
+import dataclasses
+
+from .. import ir
+from ...errors import Pos
 from .context import Context
 from .vocabulary import BUILTIN_NAMES, KEYWORDS, MAX_PLAYERS, RANGE_KEY, SET_POS, covers, fraction, value_type
 from .words import a_type, show
@@ -76,13 +80,17 @@ def player_table(cx: Context, path, rows: dict) -> dict:
 
 
 def row_type(cx: Context, path, rows: dict) -> str:
-    """The one kind of value all rows of a by_players table hold ('any' after reporting a mix)."""
+    """The one kind of value all rows of a by_players table hold ('any' after reporting a mix). The
+    first row sets the kind; in a variant that is a row of the base (the merge puts them first), so
+    a variant's row of the wrong kind is the one reported."""
     kinds = [(key, value_type(value)) for key, value in rows.items()]
     first_key, first = kinds[0] if kinds else (None, "any")
     for key, kind in kinds[1:]:
         if kind != first:
+            where = cx.pos(path + (first_key,))
+            elsewhere = f" (row '{first_key}' is at {where})" if where.file != cx.pos(path + (key,)).file else ""
             cx.error(path + (key,), f"row '{key}' is {a_type(kind)}, but row '{first_key}' is {a_type(first)}",
-                     "player-table", "every row of a by_players table needs the same kind of value")
+                     "player-table", f"every row of a by_players table needs the same kind of value{elsewhere}")
             return "any"
     return first
 
@@ -114,36 +122,94 @@ def apply_overrides(cx: Context) -> None:
             want = cx.param_types[name]
             own = cx.get(("params", name))
             own = f" ({show(own)})" if isinstance(own, (int, str)) and not isinstance(own, bool) else ""
-            cx.error(SET_POS, f"{key}: '{name}' must be {a_type(want)}, not {value!r}", "bad-set",
+            cx.error(SET_POS, f"{key}: '{name}' must be {a_type(want)}, not {show(value)}", "bad-set",
                      f"give {a_type(want)}, like the ruleset's own value{own}")
 
 
 def check_scalar_items(cx: Context, path, what: str, unique: bool = False) -> None:
-    """The list at path (given in place, or as the name of a param) must hold numbers or words only."""
+    """The list at path (given in place, or as the name of a param) must hold numbers or words only;
+    a param's list is checked as it stands after --set (an error in a --set value is at --set)."""
     raw = cx.get(path)
     lists = []
     if isinstance(raw, list):
         lists.append((path, raw))
     elif isinstance(raw, str) and raw.strip() in cx.params:
-        name = raw.strip()
-        value = cx.get(("params", name))
-        if isinstance(value, dict) and isinstance(value.get("by_players"), dict):
-            lists += [(("params", name, "by_players", k), v) for k, v in value["by_players"].items()]
-        else:
-            lists.append((("params", name), value))
+        lists = _param_lists(cx, raw.strip())
     for lpath, items in lists:
-        if not isinstance(items, list):
+        if isinstance(items, list):
+            _plain_items(cx, lpath, items, what, unique)
+
+
+def _plain_items(cx: Context, lpath, items: list, what: str, unique: bool) -> None:
+    """One list's check for check_scalar_items; lpath is its path, or (SET_POS, name) for a --set value."""
+    given = lpath[0] == SET_POS
+    at = (lambda i: SET_POS) if given else (lambda i: lpath + (i,))
+    lead, code = (f"{lpath[1]}: ", "bad-set") if given else ("", None)
+    seen: list = []
+    for i, item in enumerate(items):
+        if isinstance(item, (list, dict)) or item is None:
+            once = ("plain items", at(i) if given else cx.pos(at(i)))
+            if once in cx.reported:
+                return      # one mistake in a param used twice is reported once
+            cx.reported.add(once)
+            cx.error(at(i), f"{lead}{what} must be numbers or words, but this is {show(item)}", code or "type",
+                     "list plain values, e.g. [red, blue] or [1, 2, 3]")
+            return
+        if unique and item in seen:
+            cx.error(at(i), f"{lead}{what} must differ, but {item!r} appears twice", code or "zone",
+                     "list each value once")
+            return
+        seen.append(item)
+
+
+def _param_lists(cx: Context, name: str) -> list:
+    """(path, list) for the value of a param, or for each row of its by_players table; SET_POS in place
+    of the path for a value or row that --set gave."""
+    value = cx.params[name][0]
+    own = cx.get(("params", name))
+    table = own.get("by_players") if isinstance(own, dict) else None
+    if not isinstance(value, dict):
+        return [((SET_POS, name) if name in cx.overrides else ("params", name), value)]
+    rows = []
+    for n, row in value.items():
+        key = next((k for k in table if covers(k, n)), None) if isinstance(table, dict) else None
+        given = name in cx.overrides or f"{name}.{n}" in cx.overrides or key is None
+        rows.append(((SET_POS, name) if given else ("params", name, "by_players", key), row))
+    return list({id(row): (p, row) for p, row in rows}.values())    # a range's rows are one list
+
+
+def check_added_params(cx: Context, rules: ir.Ruleset) -> None:
+    """A param that a variant sets but its base does not have, and that no rule reads, is an error:
+    it would change nothing (most often it is a misspelt parameter of the base)."""
+    added = [name for name in cx.params if ("params", name) in cx.doc.added or ("params",) in cx.doc.added]
+    if not added:
+        return
+    read = params_read(rules)
+    known = [name for name in cx.params if name not in added]
+    for name in added:
+        if name in read:
             continue
-        seen: list = []
-        for i, item in enumerate(items):
-            if isinstance(item, (list, dict)) or item is None:
-                if cx.pos(lpath + (i,)) in {d.pos for d in cx.err.diagnostics}:
-                    return      # one mistake in a param used twice is reported once
-                cx.error(lpath + (i,), f"{what} must be numbers or words, but this is {show(item)}", "type",
-                         "list plain values, e.g. [red, blue] or [1, 2, 3]")
-                return
-            if unique and item in seen:
-                cx.error(lpath + (i,), f"{what} must differ, but {item!r} appears twice", "zone",
-                         "list each value once")
-                return
-            seen.append(item)
+        base = cx.doc.added.get(("params", name)) or cx.doc.added.get(("params",))
+        hint = cx.suggest(name, known) or (f"the base's parameters are {', '.join(known)}" if known else
+                                           "the base has no parameters") + "; a new parameter must be used in a rule"
+        cx.error(cx.doc.key_pos(("params", name)), f"param '{name}' is not a parameter of the base ruleset "
+                 f"({base}), and no rule reads it: setting it changes nothing", "name", hint)
+
+
+def params_read(rules: ir.Ruleset) -> set:
+    """The names of the params some rule reads (every ir.Param reachable from the rules)."""
+    skip = {"params", "overrides", "sources"}
+    stack = [getattr(rules, f.name) for f in dataclasses.fields(rules) if f.name not in skip]
+    seen, read = set(), set()
+    while stack:
+        x = stack.pop()
+        if isinstance(x, (list, tuple, set, frozenset)):
+            stack.extend(x)
+        elif isinstance(x, dict):
+            stack.extend(x.values())
+        elif dataclasses.is_dataclass(x) and not isinstance(x, (type, Pos)) and id(x) not in seen:
+            seen.add(id(x))
+            if isinstance(x, ir.Param):
+                read.add(x.name)
+            stack.extend(getattr(x, f.name) for f in dataclasses.fields(x))
+    return read
