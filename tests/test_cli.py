@@ -237,7 +237,7 @@ def test_replay_tampered_result_exit_1(record_file, tmp_path):
     assert "differs" in err
 
 
-def test_replay_finds_ruleset_next_to_record_and_warns_on_changes(tmp_path, capsys):
+def test_replay_finds_ruleset_next_to_record_and_refuses_a_changed_one_without_any_ruleset(tmp_path, capsys):
     ruleset = tmp_path / "eco.yaml"
     ruleset.write_text(open(R_ECO, encoding="utf-8").read(), encoding="utf-8")
     out_file = tmp_path / "g.json"
@@ -247,8 +247,11 @@ def test_replay_finds_ruleset_next_to_record_and_warns_on_changes(tmp_path, caps
     assert code == 0, err
     ruleset.write_text(ruleset.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
     code, out, err = call(capsys, "replay", str(out_file))
-    assert code == 0
-    assert "sha256" in err
+    assert code == 1 and out == ""
+    assert "sha256 differs" in err and "--any-ruleset" in err
+    code, out, err = call(capsys, "replay", str(out_file), "--any-ruleset")
+    assert code == 0 and out.startswith("replay ok")
+    assert "sha256 differs" in err and "replaying anyway" in err
     code, out, err = call(capsys, "replay", str(out_file), "--ruleset", R_ECO)
     assert code == 0 and err == ""
 
