@@ -400,6 +400,8 @@ def checked_record(path: str) -> dict:
         record = read_record(path)
     except RecursionError:          # nesting deeper than the JSON reader follows
         raise RecordError(f"{path}: the record nests lists or mappings too deeply to be a record") from None
+    except ValueError:              # a number longer than Python reads (JSON's own errors are caught inside)
+        raise RecordError(f"{path}: the record holds a number with more digits than any field takes") from None
     try:
         record_check.check_record(record)
     except RecordError as exc:
