@@ -24,6 +24,7 @@ import yaml
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
+from rich.text import Text
 
 from ..compiler.game import load_game
 from ..errors import CardrulesError, Diagnostic, Pos, RecordError, RuleRuntimeError, RulesetError, UsageError
@@ -335,7 +336,8 @@ def cmd_simulate(args) -> int:
     if args.json:
         print_json(stats)
         return 0
-    table = Table(title=f"{game.name}: {args.games} games, {args.players} players, seed {args.seed}")
+    # Text, not a markup string: a name such as "[bold]x[/]" is shown as written
+    table = Table(title=Text(f"{game.name}: {args.games} games, {args.players} players, seed {args.seed}"))
     table.add_column("seat", justify="right")
     table.add_column("bot")
     table.add_column("mean score", justify="right")
@@ -343,7 +345,7 @@ def cmd_simulate(args) -> int:
     table.add_column("win share", justify="right")
     score = stats["score"]
     for k in range(args.players):
-        table.add_row(str(k), names[k], f"{score['mean_by_seat'][k]:.2f}", f"{score['sd_by_seat'][k]:.2f}",
+        table.add_row(str(k), Text(names[k]), f"{score['mean_by_seat'][k]:.2f}", f"{score['sd_by_seat'][k]:.2f}",
                       f"{stats['wins_by_seat'][k]:.1%}")
     console().print(table)
     for key in ("turns", "moves"):
@@ -485,6 +487,8 @@ def cmd_play(args) -> int:
     seed = args.seed
     if seed is None:
         seed = random.SystemRandom().randrange(1 << 31)
+    if hasattr(sys.stdin, "reconfigure"):    # a line that is not UTF-8 is refused as a move, not a crash
+        sys.stdin.reconfigure(errors="replace")
     play.play(game, args.players, seed, seat_bots, console=console(), memory_aid=args.memory_aid)
     return 0
 

@@ -11,25 +11,13 @@ from __future__ import annotations
 import os
 
 from ..errors import RecordError, UsageError
+from .safe_text import clipped, quoted
 
 FORMAT = "cardrules-record/1"
 RULESET_SUFFIXES = (".yaml", ".yml")
 MAX_PLAYERS = 1_000              # far above any ruleset (the language allows 32); the game checks its own
 MAX_SEED_BITS = 256              # `record` and `simulate` seeds are far smaller
 MAX_TEXT = 100_000               # characters of one move's text or one name
-MAX_SHOWN = 60                   # characters of a record's text quoted in a message
-
-
-def clipped(text: str, width: int = 300) -> str:
-    """text cut to width characters, with control characters (escape codes, line breaks) as \\xNN."""
-    cut = text if len(text) <= width else text[:width - 1] + "…"
-    return "".join(ch if ch.isprintable() else f"\\x{ord(ch):02x}" if ord(ch) < 256 else f"\\u{ord(ch):04x}"
-                   for ch in cut)
-
-
-def quoted(text) -> str:
-    """A text from a record, quoted for a message: short, control characters escaped."""
-    return f"'{clipped(str(text), MAX_SHOWN)}'"
 
 
 def kind(value) -> str:
@@ -97,7 +85,7 @@ def check_overrides(value) -> None:
     if not isinstance(value, dict):
         raise bad("overrides", "a mapping of parameter names to values", value)
     for name, v in value.items():
-        field = f"overrides.{clipped(name, MAX_SHOWN)}"
+        field = f"overrides.{clipped(name, 60)}"
         text(name, "overrides")
         items = v if isinstance(v, list) else [v]
         for item in items:

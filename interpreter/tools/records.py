@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from ..errors import IllegalMove, RecordError, RuleRuntimeError
 from ..compiler.game import Game
-from .record_check import FORMAT, check_record, clipped, quoted
+from .record_check import FORMAT, check_record
+from .safe_text import clipped, quoted
 
 
 def play_game(game: Game, players: int, seed: int, bots: list, record: bool = False, log: bool = False):

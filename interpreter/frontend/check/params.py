@@ -114,7 +114,7 @@ def apply_overrides(cx: Context) -> None:
             want = cx.param_types[name]
             own = cx.get(("params", name))
             own = f" ({show(own)})" if isinstance(own, (int, str)) and not isinstance(own, bool) else ""
-            cx.error(SET_POS, f"{key}: '{name}' must be {a_type(want)}, not {value!r}", "bad-set",
+            cx.error(SET_POS, f"{key}: '{name}' must be {a_type(want)}, not {show(value)}", "bad-set",
                      f"give {a_type(want)}, like the ruleset's own value{own}")
 
 
