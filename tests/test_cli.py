@@ -435,3 +435,42 @@ def test_record_game_g_plays_game_g_of_simulate_move_for_move(capsys, monkeypatc
 def interpreter_simulate():
     import interpreter.tools.simulate
     return interpreter.tools.simulate
+
+
+# ---- no Python in messages, markup shown as written ----
+PYTHON_TEXT = re.compile(r"KeyError|IndexError|TypeError|ValueError|ZeroDivisionError|\bTrue\b|\bFalse\b|\bNone\b|"
+                         r"NoneType|\['")
+
+
+def test_a_value_in_a_message_is_written_as_the_language_writes_it(capsys):
+    code, out, err = call(capsys, "validate", R_ECO, "--set", "hand_limit=true")
+    assert code == 1 and "'hand_limit' must be a number, not true" in err
+    assert not PYTHON_TEXT.search(err), err
+
+
+def test_show_writes_values_in_the_language():
+    from interpreter.runtime.decisions import show
+    assert [show(True), show(False), show(None), show(7), show("glass")] == ["true", "false", "empty", "7", "glass"]
+    assert show("glass", quoted=True) == "'glass'"
+    assert show([1, "a", True, [2]]) == "[1, 'a', true, [2]]"
+    assert show(list(range(1000)), width=20).endswith(", …]") and len(show(list(range(1000)), width=20)) < 30
+
+
+@pytest.mark.parametrize("exc, words", [(ZeroDivisionError("integer division or modulo by zero"), "a division by zero"),
+                                        (IndexError("list index out of range"), "a position past the end"),
+                                        (KeyError("x"), "an index or name that is not there"),
+                                        (TypeError("'NoneType' object is not subscriptable"), "an empty value"),
+                                        (TypeError("unsupported operand type(s) for +: 'int' and 'list'"),
+                                         "a value of the wrong kind")])
+def test_a_python_error_in_a_rule_is_told_by_what_it_means(exc, words):
+    from interpreter.runtime.decisions import failure_words
+    text = failure_words(exc)
+    assert words in text and not PYTHON_TEXT.search(text) and str(exc) not in text
+
+
+def test_a_ruleset_name_with_markup_is_shown_as_written_in_simulates_title(capsys, tmp_path):
+    base = open(os.path.join(ROOT, "tests", "errors", "_valid_base.yaml"), encoding="utf-8").read()
+    path = tmp_path / "markup.yaml"
+    path.write_text(base.replace("name: Mini", 'name: "[bold red]x[/] [x]"'), encoding="utf-8")
+    code, out, err = call(capsys, "simulate", str(path), "--players", "2", "--games", "2")
+    assert code == 0 and "[bold red]x[/] [x]: 2 games, 2 players" in out
