@@ -10,6 +10,8 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from interpreter.tools.cli import main
 
@@ -199,3 +201,31 @@ def test_malformed_records_exit_1_by_subprocess_without_a_traceback(made, tmp_pa
     proc = subprocess.run([sys.executable, os.path.join(ROOT, "cli.py"), "replay", str(path)], cwd=ROOT,
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 1 and "field 'moves'" in proc.stderr and "Traceback" not in proc.stderr
+
+
+# ---- fuzzing: any JSON value in any field ----
+JSON_VALUES = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
+                           lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner,
+                                                                                       max_size=4),
+                           max_leaves=12)
+FIELDS = ["players", "seed", "overrides", "bots", "chance", "moves", "result", "sha256", "ruleset"]
+
+
+def places(record) -> list:
+    """Every field of a record and of its first move, shuffle and result, as (container, key)."""
+    return ([(record, k) for k in FIELDS] + [(record["moves"][0], k) for k in ("seat", "move")]
+            + [(record["chance"][0], k) for k in ("zone", "order")]
+            + [(record["result"], k) for k in ("scores", "winners")])
+
+
+@settings(max_examples=150, deadline=None, database=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(where=st.integers(0, 14), value=JSON_VALUES)
+def test_any_value_in_any_field_is_refused_or_replayed_never_an_internal_error(made, capsys, tmp_path, where,
+                                                                             value):
+    bad = copy.deepcopy(made)
+    container, key = places(bad)[where]
+    container[key] = value
+    code, out, err = replay(capsys, tmp_path, bad)
+    assert code in (0, 1, 2), err
+    assert "internal error" not in err
