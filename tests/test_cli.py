@@ -237,7 +237,7 @@ def test_replay_tampered_result_exit_1(record_file, tmp_path):
     assert "differs" in err
 
 
-def test_replay_finds_ruleset_next_to_record_and_warns_on_changes(tmp_path, capsys):
+def test_replay_finds_ruleset_next_to_record_and_refuses_a_changed_one_without_any_ruleset(tmp_path, capsys):
     ruleset = tmp_path / "eco.yaml"
     ruleset.write_text(open(R_ECO, encoding="utf-8").read(), encoding="utf-8")
     out_file = tmp_path / "g.json"
@@ -247,8 +247,11 @@ def test_replay_finds_ruleset_next_to_record_and_warns_on_changes(tmp_path, caps
     assert code == 0, err
     ruleset.write_text(ruleset.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
     code, out, err = call(capsys, "replay", str(out_file))
-    assert code == 0
-    assert "sha256" in err
+    assert code == 1 and out == ""
+    assert "sha256 differs" in err and "--any-ruleset" in err
+    code, out, err = call(capsys, "replay", str(out_file), "--any-ruleset")
+    assert code == 0 and out.startswith("replay ok")
+    assert "sha256 differs" in err and "replaying anyway" in err
     code, out, err = call(capsys, "replay", str(out_file), "--ruleset", R_ECO)
     assert code == 0 and err == ""
 
@@ -348,3 +351,126 @@ def test_internal_error_exit_3(capsys, monkeypatch):
     assert "Traceback" not in err
     code, out, err = call(capsys, "--debug", "simulate", R_ECO, "--players", "2")
     assert code == 3 and "Traceback" in err
+
+
+# ---- warnings of validate, printed by the commands that run a ruleset ----
+LINTED = os.path.join(ROOT, "tests", "errors", "lint_param_never_read.yaml")
+
+
+@pytest.mark.parametrize("command", [("simulate", "--games", "2", "--json"), ("record",), ("bench", "--seconds", "0.05")])
+def test_commands_that_run_a_ruleset_print_validates_warnings_once_to_stderr(capsys, command):
+    code, out, err = call(capsys, command[0], LINTED, "--players", "2", *command[1:])
+    assert code == 0, err
+    assert err.count("warning: parameter 'hand_limit' is never read") == 1, err
+    assert "never read" not in out
+    if "--json" in command or command[0] == "record":
+        json.loads(out)                                  # stdout stays one JSON document
+
+
+def test_replay_and_play_print_validates_warnings_once_to_stderr(capsys, monkeypatch, tmp_path):
+    path = tmp_path / "g.json"
+    assert call(capsys, "record", LINTED, "--players", "2", "-o", str(path))[0] == 0
+    code, out, err = call(capsys, "replay", str(path))
+    assert code == 0 and err.count("is never read") == 1, err
+    monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
+    code, out, err = call(capsys, "play", LINTED, "--players", "2", "--seed", "1")
+    assert code == 0 and err.count("is never read") == 1 and "never read" not in out
+
+
+def test_a_ruleset_without_warnings_prints_nothing_to_stderr(capsys):
+    code, out, err = call(capsys, "simulate", R_ECO, "--players", "2", "--games", "2", "--json")
+    assert code == 0 and err == ""
+
+
+# ---- a rule failing in one game of simulate: the game and the record command ----
+FAILING = """
+        - move played to pile[first(played).colour]
+        - set rounds = rounds + 0 * (1 / (first(played).value + rounds * 10 - 3))
+"""
+
+
+@pytest.fixture
+def fails_sometimes(tmp_path):
+    """The mini game, with a division by zero when the first card played is a 3 (only some games)."""
+    base = open(os.path.join(ROOT, "tests", "errors", "_valid_base.yaml"), encoding="utf-8").read()
+    path = tmp_path / "fails.yaml"
+    path.write_text(base.replace("\n        - move played to pile[first(played).colour]\n", FAILING), encoding="utf-8")
+    return str(path)
+
+
+def test_a_rule_failing_in_simulate_names_the_game_and_the_record_command_that_plays_it_again(capsys, fails_sometimes):
+    code, out, err = call(capsys, "simulate", fails_sometimes, "--players", "2", "--games", "20", "--seed", "1",
+                          "--bots", "random,greedy", "--set", "hand_size=2", "--max-turns", "500")
+    assert code == 1 and "Traceback" not in err
+    found = re.search(r"in game (\d+) of this run .*: (cardrules record .*)$", err, re.M)
+    assert found, err
+    game, command = int(found.group(1)), found.group(2)
+    assert game > 0                                     # game 0 plays without the failure: not a trivial case
+    assert command == (f"cardrules record {fails_sometimes} --players 2 --seed 1 --game {game} "
+                       "--bots random,greedy --set hand_size=2 --max-turns 500")
+    failure = err.splitlines()[0]
+    code, out, err = call(capsys, *command.split()[1:])
+    assert code == 1 and err.splitlines()[0] == failure    # the same rule fails at the same place
+
+
+@pytest.mark.parametrize("g", [0, 3])
+def test_record_game_g_plays_game_g_of_simulate_move_for_move(capsys, monkeypatch, g):
+    played = []
+    real = interpreter_simulate().play_game
+
+    def keep(game, players, seed, bots, record=False, log=False):
+        program, st, moves = real(game, players, seed, bots, record=True, log=log)
+        played.append(moves)
+        return program, st, moves
+    monkeypatch.setattr(interpreter_simulate(), "play_game", keep)
+    simulate_json(capsys, "--players", "3", "--games", str(g + 1), "--seed", "9", "--bots", "greedy,random,automa")
+    code, out, err = call(capsys, "record", R_ECO, "--players", "3", "--seed", "9", "--game", str(g),
+                          "--bots", "greedy,random,automa")
+    assert code == 0, err
+    moves = [(m["seat"], m["move"]) for m in json.loads(out)["moves"]]
+    assert moves == played[g]
+    assert json.loads(out)["seed"] == interpreter_simulate().game_seed(9, g)     # the deal seed a replay needs
+
+
+def interpreter_simulate():
+    import interpreter.tools.simulate
+    return interpreter.tools.simulate
+
+
+# ---- no Python in messages, markup shown as written ----
+PYTHON_TEXT = re.compile(r"KeyError|IndexError|TypeError|ValueError|ZeroDivisionError|\bTrue\b|\bFalse\b|\bNone\b|"
+                         r"NoneType|\['")
+
+
+def test_a_value_in_a_message_is_written_as_the_language_writes_it(capsys):
+    code, out, err = call(capsys, "validate", R_ECO, "--set", "hand_limit=true")
+    assert code == 1 and "'hand_limit' must be a number, not true" in err
+    assert not PYTHON_TEXT.search(err), err
+
+
+def test_show_writes_values_in_the_language():
+    from interpreter.runtime.decisions import show
+    assert [show(True), show(False), show(None), show(7), show("glass")] == ["true", "false", "empty", "7", "glass"]
+    assert show("glass", quoted=True) == "'glass'"
+    assert show([1, "a", True, [2]]) == "[1, 'a', true, [2]]"
+    assert show(list(range(1000)), width=20).endswith(", …]") and len(show(list(range(1000)), width=20)) < 30
+
+
+@pytest.mark.parametrize("exc, words", [(ZeroDivisionError("integer division or modulo by zero"), "a division by zero"),
+                                        (IndexError("list index out of range"), "a position past the end"),
+                                        (KeyError("x"), "an index or name that is not there"),
+                                        (TypeError("'NoneType' object is not subscriptable"), "an empty value"),
+                                        (TypeError("unsupported operand type(s) for +: 'int' and 'list'"),
+                                         "a value of the wrong kind")])
+def test_a_python_error_in_a_rule_is_told_by_what_it_means(exc, words):
+    from interpreter.runtime.decisions import failure_words
+    text = failure_words(exc)
+    assert words in text and not PYTHON_TEXT.search(text) and str(exc) not in text
+
+
+def test_a_ruleset_name_with_markup_is_shown_as_written_in_simulates_title(capsys, tmp_path):
+    base = open(os.path.join(ROOT, "tests", "errors", "_valid_base.yaml"), encoding="utf-8").read()
+    path = tmp_path / "markup.yaml"
+    path.write_text(base.replace("name: Mini", 'name: "[bold red]x[/] [x]"'), encoding="utf-8")
+    code, out, err = call(capsys, "simulate", str(path), "--players", "2", "--games", "2")
+    assert code == 0 and "[bold red]x[/] [x]: 2 games, 2 players" in out

@@ -179,6 +179,68 @@ def test_illegal_input_leaves_the_state_unchanged():
     assert "game abandoned in turn 1." in out
 
 
+HOSTILE_LINES = {
+    "a number of 5,000 digits": ("7" * 5000, "there is no move 7777"),
+    "a move number out of range": ("0", "there is no move 0: type 1 to"),
+    "a negative number": ("-3", "there is no move -3: type 1 to"),
+    "a very long line": ("deliver: " + "x" * 100_000, "that is not a move: 100,009 characters"),
+    "control characters": ("\x1b[2J\x07\x00", "'\\x1b[2J\\x07\\x00' is not a legal move"),
+    "digits that are not ASCII": ("\u0663\u00b2", "is not a legal move"),
+}
+
+
+@pytest.mark.parametrize("what", HOSTILE_LINES)
+def test_any_line_however_long_is_refused_with_a_reason_and_asked_again(what):
+    line, reason = HOSTILE_LINES[what]
+    saved = {}
+
+    def script(s, prompt):
+        answers = saved.setdefault("answers", iter([line, "", "STOP"]))
+        saved.setdefault("st", s.st.clone())
+        answer = next(answers)
+        if answer == "STOP":
+            assert s.st == saved["st"]                   # refused: the state is unchanged
+            return "q"
+        return answer
+
+    s = session(script)
+    assert s.run() is False
+    out = s.out.getvalue()
+    assert reason in out
+    assert out.count("seat 0> ") == 3                    # asked again after the refusal and the empty line
+    assert "\x1b" not in out and len(out) < 20_000       # the echo and the reason are cut and escaped
+
+
+def test_piped_input_of_any_kind_never_ends_play_with_an_error():
+    """EOF, empty lines, long lines, control characters, bad numbers and bytes that are not UTF-8, by
+    subprocess: exit 0 (the input ends the game), no traceback."""
+    import subprocess
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    data = b"\n\n" + b"9" * 5000 + b"\n-1\n0\n" + b"x" * 200_000 + b"\n\x1b[31m\x00\n\xff\xfe\n"
+    proc = subprocess.run([sys.executable, os.path.join(root, "cli.py"), "play", RULESET, "--players", "2",
+                           "--seed", "3", "--seat", "1=random"], input=data, capture_output=True, timeout=120)
+    err = proc.stderr.decode("utf-8", "replace")
+    out = proc.stdout.decode("utf-8", "replace")
+    assert proc.returncode == 0, err
+    assert "Traceback" not in err and "internal error" not in err
+    assert "there is no move 9999" in out and "there is no move -1" in out and "there is no move 0" in out
+    assert "that is not a move: 200,000 characters" in out and "game abandoned" in out
+
+
+def test_markup_in_names_is_shown_as_written(tmp_path):
+    base = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "errors", "_valid_base.yaml"),
+                encoding="utf-8").read()
+    path = tmp_path / "markup.yaml"
+    path.write_text(base.replace("name: Mini", 'name: "[bold red]x[/] game"')
+                    .replace('name: "{colour}:{value}"', 'name: "[{colour}]:{value}"'), encoding="utf-8")
+    s = session(lines(["q"]), g=load_game(str(path)), bots={1: "random"})
+    s.run()
+    out = s.out.getvalue()
+    assert "[bold red]x[/] game, 2 players" in out
+    assert re.search(r"hand: 1×\[\w+\]:\d, 1×\[\w+\]:\d", out), out
+    assert re.search(r"1\. played: 1\*\[\w+\]:\d", out), out
+
+
 # ---- reward stacks and the draw-pile overview ----
 @pytest.mark.parametrize("players", [2, 3, 5])
 def test_s_lists_the_reward_stacks_next_card_first(players):

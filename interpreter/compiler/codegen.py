@@ -14,6 +14,7 @@ import builtins
 from ..errors import RuleRuntimeError
 from ..frontend import ir
 from ..runtime import engine as E
+from ..runtime.decisions import show
 from ..runtime.helpers import Helpers
 from .fold import NO, PURE, Folder, children, subst
 
@@ -312,7 +313,7 @@ class CodeGen:
 def family_pos(fam: dict, key, e):
     """The position of a constant index in a zone family; an error naming the rule if it is not one."""
     if key not in fam:
-        raise RuleRuntimeError(e.pos, f"{key!r} is not an index of zone family '{e.decl.name}'")
+        raise RuleRuntimeError(e.pos, f"{show(key, True)} is not an index of zone family '{e.decl.name}'")
     return fam[key]
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 
 from ..errors import RuleRuntimeError
+from ..runtime.decisions import failure_words
 from ..frontend import ir
 from .layout import HIDDEN_SLOTS
 
@@ -48,7 +49,7 @@ class Folder:
             return self.function(e)(st, None, st.zones, st.vars)
         except (TypeError, ValueError, KeyError, IndexError, AttributeError, ZeroDivisionError, OverflowError) as exc:
             raise RuleRuntimeError(e.pos, f"this value cannot be worked out before the game starts "
-                                   f"({type(exc).__name__}: {exc})") from None
+                                   f"({failure_words(exc)})") from None
 
     def function(self, e):
         """The expression as a function f(st, c, Z, V) of the generator's namespace."""

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from ..errors import Diagnostic, RuleRuntimeError, RulesetError
 from ..frontend import ir
+from ..runtime.decisions import show
 
 HIDDEN_SLOTS = 64        # slots after the locals for the flow's own bookkeeping (loops, options)
 
@@ -90,7 +91,7 @@ def make_cards(lay: Layout, rules: ir.Ruleset, limits, const, scratch) -> None:
             n = const(kind.count, scratch)
             if not isinstance(n, int):
                 raise RuleRuntimeError(kind.count.pos, f"the count of card kind '{kind.name}' must be a whole "
-                                       f"number, not {n!r}")
+                                       f"number, not {show(n, True)}")
             if n < 0:
                 raise RulesetError([Diagnostic(
                     kind.count.pos, f"the count of card kind '{kind.name}' is {n} with {lay.players} players"
@@ -138,7 +139,7 @@ def const_list(const, e, what: str) -> list:
     """A constant that must be a list (a family's `per`, a card kind's `for` values)."""
     value = const(e)
     if not isinstance(value, list):
-        raise RuleRuntimeError(e.pos, f"{what} must be a list, not {value!r}")
+        raise RuleRuntimeError(e.pos, f"{what} must be a list, not {show(value, True)}")
     return value
 
 

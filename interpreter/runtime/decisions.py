@@ -193,11 +193,43 @@ class Decision:
         return name if spec is None else f"{name}: {spec.text(payload)}"
 
 
-def show(value) -> str:
-    """A value as the rules language writes it."""
+def show(value, quoted: bool = False, width: int = 200) -> str:
+    """A value as the rules language writes it: true/false, empty, [1, 'a'], a text as it is (in
+    quotes when `quoted`, as in a message; inside a list always); never Python's repr. Lists longer
+    than `width` characters are cut with …"""
     if isinstance(value, bool):
         return "true" if value else "false"
+    if value is None:
+        return "empty"
+    if isinstance(value, str):
+        return f"'{value}'" if quoted else value
+    if isinstance(value, (list, tuple, set, frozenset)):
+        items, size = [], 2
+        for item in value:
+            items.append(show(item, True, width))
+            size += len(items[-1]) + 2
+            if size > width:
+                return "[" + ", ".join(items) + ", …]"
+        return "[" + ", ".join(items) + "]"
+    if isinstance(value, dict):
+        return "a table"
     return str(value)
+
+
+FAILURES = {ZeroDivisionError: "a division by zero", IndexError: "a position past the end of a list or zone",
+            KeyError: "an index or name that is not there", OverflowError: "a number too large",
+            ValueError: "a value out of range", RecursionError: "rules that call themselves too deeply",
+            MemoryError: "more memory than there is"}
+
+
+def failure_words(exc: BaseException) -> str:
+    """What a Python error inside a rule means, in the language's words (never Python's text)."""
+    if "NoneType" in str(exc):
+        return "an empty value where a value belongs"
+    for kind, words in FAILURES.items():
+        if isinstance(exc, kind):
+            return words
+    return "a value of the wrong kind (e.g. a number where a list belongs)"
 
 
 def normalise(text: str) -> str:

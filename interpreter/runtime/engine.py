@@ -9,6 +9,7 @@ from dataclasses import dataclass, fields
 
 from . import rng
 from ..errors import RecordError, RuleRuntimeError
+from .decisions import failure_words
 
 
 @dataclass(frozen=True)
@@ -108,10 +109,10 @@ def failure(exc: BaseException, st: State, pos) -> RuleRuntimeError:
     elif isinstance(exc, MemoryError):
         what = "the rules ran out of memory"
     elif "NoneType" in str(exc) or "None" in str(exc).split("'"):
-        what = (f"a name was used before it was given a value, or the first card of an empty zone ({exc}): "
+        what = ("a name was used before it was given a value, or the first card of an empty zone: "
                 "give it a value with let before this rule, or test count(...) > 0 first")
     else:
-        what = (f"a value was used where it does not fit ({type(exc).__name__}: {exc}), e.g. an index that is "
+        what = (f"a value was used where it does not fit ({failure_words(exc)}), e.g. an index that is "
                 "not in a zone family, or a number where a list belongs")
     return RuleRuntimeError(pos, f"the rules failed in turn {st.turn}: {what}")
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from .decisions import show
 from .engine import DECIDE, END, MOVE, SET, SHUFFLE, TURN
 
 
@@ -51,7 +52,7 @@ def describe(program, event: tuple, seat: int | None = None) -> str:
         return f"seat {event[1]} chose {program.decisions[event[2]].text(event[3])}"
     if kind == SET:
         owner = "" if event[2] is None else f"({event[2]})"
-        return f"{event[1]}{owner} = {event[3]}"
+        return f"{event[1]}{owner} = {show(event[3])}"
     if kind == END:
         return "the game is over"
     return str(event)

@@ -3,6 +3,7 @@ guards that are closures rather than generated text (a pause at a decision, the 
 from __future__ import annotations
 
 from ..errors import RuleRuntimeError
+from .decisions import show
 
 MAX_INT_BITS = 4096      # a number squared again and again would grow without bound
 
@@ -30,7 +31,7 @@ def multiply(a, b, pos):
     """a * b for two numbers (never a list or a text repeated), bounded in size."""
     if not (type(a) is int and type(b) is int):
         if not (isinstance(a, int) and isinstance(b, int)):
-            raise RuleRuntimeError(pos, f"'*' multiplies numbers, not {a!r} and {b!r}")
+            raise RuleRuntimeError(pos, f"'*' multiplies numbers, not {show(a, True)} and {show(b, True)}")
     if a.bit_length() + b.bit_length() > MAX_INT_BITS:
         raise RuleRuntimeError(pos, f"this product is too large (more than {MAX_INT_BITS} binary digits)")
     return a * b
@@ -41,7 +42,7 @@ def index_of(seq, x, pos):
     try:
         return list(seq).index(x)
     except ValueError:
-        raise RuleRuntimeError(pos, f"{x!r} is not in the list {list(seq)!r}") from None
+        raise RuleRuntimeError(pos, f"{show(x, True)} is not in the list {show(list(seq))}") from None
 
 
 def too_many_turns(limit: int) -> str:

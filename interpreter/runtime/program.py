@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from . import engine as E
 from . import rng
-from .decisions import normalise
+from .decisions import normalise, show
 from .helpers import alike_guard
 from ..errors import IllegalMove, RuleRuntimeError
 
@@ -168,7 +168,7 @@ class Program:
             try:
                 shown = self.move_text(st, move)
             except (TypeError, ValueError, IndexError, KeyError):
-                shown = repr(move)
+                shown = show(move)
             raise IllegalMove(f"'{shown}' is not legal now; legal moves: "
                               + "; ".join(self.move_text(st, m) for m in legal[:8])
                               + (" …" if len(legal) > 8 else ""))

@@ -5,7 +5,8 @@ Exit codes: 0 success, 1 invalid ruleset or failed check, 2 usage error or unrea
 
 Seeds: `simulate` game g plays with `rng.derive(S, g)` and seat k's bot with
 `rng.derive(S, 1_000_003 * (g + 1) + k)`; `record` and `play` deal with S itself and seed
-seat k's bot with `rng.derive(S, k)`. The same seed always gives the same games.
+seat k's bot with `rng.derive(S, k)`; `record --seed S --game G` plays game G of that simulate
+run. The same seed always gives the same games.
 """
 from __future__ import annotations
 
@@ -22,16 +23,18 @@ from typing import NamedTuple
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
+from rich.text import Text
 
 from ..compiler.game import file_warnings, load_game
-from ..errors import CardrulesError, Diagnostic, Pos, RuleRuntimeError, RulesetError, UsageError
+from ..errors import CardrulesError, Diagnostic, Pos, RecordError, RuleRuntimeError, RulesetError, UsageError
 from ..frontend.loader import MAX_FILE_BYTES, load_value
 from ..frontend.reading import read_lines, read_text
 from ..frontend.schema import SCHEMA_PATH
 from ..runtime import rng
+from ..runtime.decisions import show
 from ..runtime.engine import DEFAULT_LIMITS
 from ..seats.bots import BOTS, make_bot
-from . import play, records, simulate     # as modules: a test replaces simulate.simulate to make a bug
+from . import play, record_check, records, simulate     # as modules: a test replaces simulate.simulate to make a bug
 
 PROG = "cardrules"
 
@@ -66,6 +69,12 @@ def positive_int(text: str) -> int:
     if n < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, not {n}")
     return n
+
+
+def non_negative_int(text: str) -> int:
+    if not text.strip().isascii() or not text.strip().isdigit() or len(text.strip()) > 18:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a game number (0, 1, 2, …)")
+    return int(text)
 
 
 def positive_float(text: str) -> float:
@@ -119,7 +128,20 @@ def limits_of(args):
 
 
 def load(args):
-    return load_game(args.ruleset, overrides_of(args), limits_of(args))
+    """The game of a command that runs a ruleset; the linter's warnings go to stderr first."""
+    game = load_game(args.ruleset, overrides_of(args), limits_of(args))
+    print_warnings(args.ruleset, overrides_of(args), game)
+    return game
+
+
+def print_warnings(path: str, overrides: dict, game) -> None:
+    """What `validate` warns about a ruleset that loads, printed once to stderr (stdout stays clean
+    for --json)."""
+    try:
+        warnings = file_warnings(path, overrides, game)
+    except RulesetError as exc:         # the linter's own errors are validate's to report
+        warnings = [d for d in exc.diagnostics if d.severity == "warning"]
+    print_diagnostics(list(dict.fromkeys(warnings)))
 
 
 def out(text: str = "") -> None:
@@ -315,7 +337,8 @@ def cmd_simulate(args) -> int:
     if args.json:
         print_json(stats)
         return 0
-    table = Table(title=f"{game.name}: {args.games} games, {args.players} players, seed {args.seed}")
+    # Text, not a markup string: a name such as "[bold]x[/]" is shown as written
+    table = Table(title=Text(f"{game.name}: {args.games} games, {args.players} players, seed {args.seed}"))
     table.add_column("seat", justify="right")
     table.add_column("bot")
     table.add_column("mean score", justify="right")
@@ -323,7 +346,7 @@ def cmd_simulate(args) -> int:
     table.add_column("win share", justify="right")
     score = stats["score"]
     for k in range(args.players):
-        table.add_row(str(k), names[k], f"{score['mean_by_seat'][k]:.2f}", f"{score['sd_by_seat'][k]:.2f}",
+        table.add_row(str(k), Text(names[k]), f"{score['mean_by_seat'][k]:.2f}", f"{score['sd_by_seat'][k]:.2f}",
                       f"{stats['wins_by_seat'][k]:.1%}")
     console().print(table)
     for key in ("turns", "moves"):
@@ -334,12 +357,17 @@ def cmd_simulate(args) -> int:
 
 
 def cmd_record(args) -> int:
-    """One bot game as a JSON record; seat k's bot is seeded with rng.derive(S, k)."""
+    """One bot game as a JSON record: dealt with S and seat k's bot seeded with rng.derive(S, k), or
+    with --game G game G of `simulate --seed S` (its deal and bot seeds as simulate derives them)."""
     game = load(args)
     game.check_players(args.players)
     names = bot_list(args.bots, args.players)
-    bots = [make_bot(name, rng.derive(args.seed, k)) for k, name in enumerate(names)]
-    record = records.make_record(game, args.players, args.seed, bots, names)
+    if args.game is None:
+        deal, bots = args.seed, [make_bot(name, rng.derive(args.seed, k)) for k, name in enumerate(names)]
+    else:
+        deal = simulate.game_seed(args.seed, args.game)
+        bots = [make_bot(name, simulate.bot_seed(args.seed, args.game, k)) for k, name in enumerate(names)]
+    record = records.make_record(game, args.players, deal, bots, names)
     text = json.dumps(record, indent=1, ensure_ascii=False) + "\n"
     if args.output in (None, "-"):
         sys.stdout.write(text)
@@ -371,38 +399,61 @@ def read_record(path: str) -> dict:
     return record
 
 
-def find_ruleset(name, record_path: str) -> str:
-    """The record's ruleset: as named (from the current directory), else next to the record."""
-    if not isinstance(name, str) or not name:
-        raise UsageError(f"{record_path}: the record names no ruleset; give one with --ruleset")
-    if os.path.isfile(name):
-        return name
-    beside = os.path.join(os.path.dirname(os.path.abspath(record_path)), name)
-    if not os.path.isabs(name) and os.path.isfile(beside):
-        return beside
-    raise UsageError(f"{record_path}: cannot find the record's ruleset '{name}' (looked in the current "
-                     "directory and next to the record); give it with --ruleset")
+def checked_record(path: str) -> dict:
+    """The record file, its structure checked (record_check) before anything is replayed."""
+    try:
+        record = read_record(path)
+    except RecursionError:          # nesting deeper than the JSON reader follows
+        raise RecordError(f"{path}: the record nests lists or mappings too deeply to be a record") from None
+    except ValueError:              # a number longer than Python reads (JSON's own errors are caught inside)
+        raise RecordError(f"{path}: the record holds a number with more digits than any field takes") from None
+    try:
+        record_check.check_record(record)
+    except RecordError as exc:
+        raise RecordError(f"{path}: {exc}") from None
+    return record
+
+
+def record_overrides_at(exc: RulesetError, record_path: str) -> RulesetError:
+    """The checker's --set:1:1 errors about a record's overrides, placed at the record's field."""
+    here = Pos(f"{record_path}: field 'overrides'", 0, 0)
+    return RulesetError([replace(d, pos=here) if d.pos.file == "--set" else d
+                         for d in exc.diagnostics])
+
+
+def replay_game(args, record: dict):
+    """The game a record is replayed with: its ruleset (or --ruleset), its overrides, the same file."""
+    path = args.ruleset or record_check.find_ruleset(record.get("ruleset"), args.record)
+    overrides = record.get("overrides") or {}
+    try:
+        game = load_game(path, overrides, limits_of(args))
+    except RulesetError as exc:
+        raise record_overrides_at(exc, args.record) from None
+    if record.get("sha256") != game.sha256:
+        if not args.any_ruleset:
+            raise RecordError(f"{args.record}: {path} is not the ruleset the record was made with (sha256 "
+                              "differs); replay it with the same file, or pass --any-ruleset to replay anyway")
+        err(f"warning: {path} is not the file the record was made with (sha256 differs); replaying anyway")
+    print_warnings(path, overrides)
+    return game
 
 
 def cmd_replay(args) -> int:
     """Re-play a record and check that every move is legal and the result is the same."""
-    record = read_record(args.record)
-    path = args.ruleset or find_ruleset(record.get("ruleset"), args.record)
-    overrides = record.get("overrides") or {}
-    if not isinstance(overrides, dict):
-        raise UsageError(f"{args.record}: the record's overrides are not a mapping")
-    game = load_game(path, overrides, limits_of(args))
-    if record.get("sha256") and record["sha256"] != game.sha256:
-        err(f"warning: {path} is not the file the record was made with (sha256 differs); replaying anyway")
-    result = records.replay(game, record)
-    want = record.get("result") or {}
+    record = checked_record(args.record)
+    game = replay_game(args, record)
+    try:
+        result = records.replay(game, record)
+    except RecordError as exc:
+        raise RecordError(f"{args.record}: {exc}") from None
+    want = record["result"]
     got = {"scores": result["scores"], "winners": result["winners"]}
-    if [want.get("scores"), want.get("winners")] != [got["scores"], got["winners"]]:
-        err(f"replay differs: the record says scores {want.get('scores')}, winners {want.get('winners')}; "
-            f"the replay gives scores {got['scores']}, winners {got['winners']}")
+    if [want["scores"], want["winners"]] != [got["scores"], got["winners"]]:
+        err(f"replay differs: the record says scores {show(want['scores'])}, winners {show(want['winners'])}; "
+            f"the replay gives scores {show(got['scores'])}, winners {show(got['winners'])}")
         return 1
-    out(f"replay ok: {len(record.get('moves', []))} moves, {result['turns']} turns, "
-        f"scores {got['scores']}, winners {got['winners']}")
+    out(f"replay ok: {len(record['moves'])} moves, {result['turns']} turns, "
+        f"scores {show(got['scores'])}, winners {show(got['winners'])}")
     return 0
 
 
@@ -439,6 +490,8 @@ def cmd_play(args) -> int:
     seed = args.seed
     if seed is None:
         seed = random.SystemRandom().randrange(1 << 31)
+    if hasattr(sys.stdin, "reconfigure"):    # a line that is not UTF-8 is refused as a move, not a crash
+        sys.stdin.reconfigure(errors="replace")
     play.play(game, args.players, seed, seat_bots, console=console(), memory_aid=args.memory_aid)
     return 0
 
@@ -537,14 +590,19 @@ def add_game_commands(sub, shared: Shared) -> None:
                        help="play one bot game and write its record (JSON)")
     p.add_argument("--seed", type=int, default=0, metavar="S",
                    help="deal seed (default 0); seat k's bot is seeded with rng.derive(S, k)")
+    p.add_argument("--game", type=non_negative_int, metavar="G",
+                   help="play game G (from 0) of `simulate --seed S` again, move for move: its deal and bot "
+                        "seeds as simulate derives them (the record's seed is that game's deal seed)")
     p.add_argument("-o", "--output", metavar="FILE", help="write the record here (default stdout)")
     p.set_defaults(func=cmd_record)
 
     p = sub.add_parser("replay", parents=[common, limits], help="replay a record and check its moves and result")
     p.add_argument("record", metavar="RECORD", help="a record written by `cardrules record`")
     p.add_argument("--ruleset", metavar="PATH",
-                   help="the ruleset to replay with (default: the one named in the record, found from the "
-                        "current directory or next to the record)")
+                   help="the ruleset to replay with (default: the .yaml/.yml file the record names, found "
+                        "under the current directory or next to the record)")
+    p.add_argument("--any-ruleset", action="store_true",
+                   help="replay even when the ruleset is not the file the record was made with (sha256 differs)")
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("bench", parents=[common, ruleset, players, bots, limits],

@@ -43,12 +43,15 @@ from ..frontend import ir
 
 from ..runtime import rng
 from ..seats.bots import make_bot
+from ..runtime.decisions import show
 from ..runtime.engine import MOVE, SET, SHUFFLE, TURN
 from ..errors import IllegalMove, RuleRuntimeError
 from ..runtime.events import describe, for_seat, group
 from ..seats.views import Observer
+from .safe_text import clipped
 
 STAR = "★"
+NUMBER = re.compile(r"[+-]?[0-9]+")          # ASCII digits only: int() of other digits may fail
 QUIT = ("q", "quit", "exit")
 HELP = "type a move's number or its text · u undo · s piles in draw order · o overview · ? again · q quit"
 BLANK_LINES = 40          # what "clears" the screen between two human seats (a pipe cannot be cleared)
@@ -114,7 +117,7 @@ def grid_layout(program, grid):
     columns = program.const(grid["columns"])
     if isinstance(columns, bool) or not isinstance(columns, int) or columns < 1:
         raise RuleRuntimeError(grid["columns"].pos, f"the grid's columns must be a positive whole number, "
-                                                     f"not {columns!r} with {program.players} players")
+                                                     f"not {show(columns, True)} with {program.players} players")
     return list(grid["families"]), columns
 
 
@@ -205,7 +208,7 @@ class Session:
                 self.say(prompt)
                 raise Quit from None
             self.console.print(Text(prompt), end="")
-        self.say(line)
+        self.say(clipped(line, 200))      # the echo: short, control characters escaped
         return line
 
     # ---- the seats' memories ----
@@ -356,17 +359,23 @@ class Session:
                     self.show_moves(legal)
 
     def parse(self, line: str, legal: list):
-        """The move a line names (by number or canonical text), or None after saying why not."""
-        if line.isdigit():
-            n = int(line)
+        """The move a line names (by number or canonical text), or None after saying why not; any
+        line (a number of any length, any characters) gets a reason, never an error."""
+        if NUMBER.fullmatch(line):
+            n = int(line) if len(line) <= 9 else 0          # beyond Python's digit limit too: no such move
             if 1 <= n <= len(legal):
                 return legal[n - 1]
-            self.say(f"there is no move {n}: type 1 to {len(legal)}, a move's text, or ? for help")
+            self.say(f"there is no move {clipped(line, 20)}: type 1 to {len(legal)}, a move's text, or ? for help")
+            return None
+        longest = max(len(self.program.move_text(self.st, m)) for m in legal)
+        if len(line) > 2 * longest + 20:
+            self.say(f"that is not a move: {len(line):,} characters, longer than any legal move; type 1 to "
+                     f"{len(legal)}, a move's text, or ? for help")
             return None
         try:
             return self.program.parse_move(self.st, line)
         except IllegalMove as exc:
-            self.say(str(exc))
+            self.say(clipped(str(exc), 2000))
             return None
 
     def try_move(self, seat: int, move) -> bool:
@@ -460,7 +469,7 @@ class Session:
         prog = self.program
         lines = [f"{self.zone_label(z)}: {self.zone_text(v, z)}"
                  for z in range(len(prog.zone_names)) if prog.zone_owner[z] == p and prog.zone_decl[z].per_player]
-        lines += [f"{name} = {value}" for (name, owner), value in v.vars if owner == p]
+        lines += [f"{name} = {show(value)}" for (name, owner), value in v.vars if owner == p]
         title = f"seat {p} · {self.who(p)}"
         if p == self.starter():
             title += f" {STAR} started"
@@ -553,7 +562,7 @@ class Session:
                 lines.append(f"{decl.name}: {self.zone_text(v, base)}")
             else:
                 groups.setdefault(tuple(prog.family[decl.name]), []).append(decl)
-        lines += [f"{name} = {value}" for (name, owner), value in v.vars if owner is None]
+        lines += [f"{name} = {show(value)}" for (name, owner), value in v.vars if owner is None]
         out = self.grid_view(v) if self.grid else []
         if out and (groups or lines):
             out.append(Text(""))

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from ..errors import IllegalMove, RecordError, RuleRuntimeError
 from ..compiler.game import Game
-
-FORMAT = "cardrules-record/1"
+from .record_check import FORMAT, check_record
+from .safe_text import clipped, quoted
 
 
 def play_game(game: Game, players: int, seed: int, bots: list, record: bool = False, log: bool = False):
@@ -46,29 +46,31 @@ def make_record(game: Game, players: int, seed: int, bots: list, bot_names: list
 
 def replay(game: Game, record: dict) -> dict:
     """Re-apply a record's outcomes and moves; returns the result, raises RecordError where it differs."""
-    try:
-        players = int(record["players"])
-        chance = [(entry["zone"], entry["order"]) for entry in record.get("chance", [])]
-        moves = [(int(m["seat"]), str(m["move"])) for m in record["moves"]]
-    except (KeyError, TypeError, ValueError) as exc:
-        raise RecordError(f"the record is missing or garbles a field: {exc}") from None
+    check_record(record)
+    players = record["players"]
+    lo, hi = game.rules.min_players, game.rules.max_players
+    if not lo <= players <= hi:
+        raise RecordError(f"field 'players': {game.name} is for {lo} to {hi} players, not {players}")
+    chance = [(entry["zone"], entry["order"]) for entry in record.get("chance", [])]
+    moves = [(m["seat"], m["move"]) for m in record["moves"]]
     program = game.program(players)
     zone_of = {name: z for z, name in enumerate(program.zone_names)}
     script = []
-    for zone, order in chance:
+    for i, (zone, order) in enumerate(chance):
         if zone not in zone_of or any(t not in program.type_index for t in order):
-            raise RecordError(f"the record shuffles an unknown zone or card type ({zone})")
+            raise RecordError(f"field 'chance[{i}]': the record shuffles an unknown zone or card type "
+                              f"(in {quoted(zone)})")
         script.append((zone_of[zone], [program.type_index[t] for t in order]))
     st = program.new_state(record.get("seed", 0), script=script)
     for i, (seat, text) in enumerate(moves, 1):
         if st.over:
-            raise RecordError(f"move {i} '{text}': the game was already over")
+            raise RecordError(f"move {i} {quoted(text)}: the game was already over")
         if st.decider != seat:
-            raise RecordError(f"move {i} '{text}': it is seat {st.decider}'s decision, not seat {seat}'s")
+            raise RecordError(f"move {i} {quoted(text)}: it is seat {st.decider}'s decision, not seat {seat}'s")
         try:
             program.play(st, program.parse_move(st, text))
         except IllegalMove as exc:
-            raise RecordError(f"move {i} '{text}' differs: {exc}") from None
+            raise RecordError(f"move {i} {quoted(text)} differs: {clipped(str(exc))}") from None
     if not st.over:
         raise RecordError(f"the record ends after {len(moves)} moves but the game is not over")
     return program.result(st)

@@ -1,14 +1,20 @@
 """Many seeded games with bots, reduced to statistics (what `cardrules simulate` prints).
 
 Seeds: game g of a run seeded with S uses `rng.derive(S, g)`; in that game seat k's bot is
-`make_bot(name, rng.derive(S, 1_000_003 * (g + 1) + k))`. So the same S gives the same numbers.
+`make_bot(name, rng.derive(S, 1_000_003 * (g + 1) + k))`. So the same S gives the same numbers,
+and `cardrules record --seed S --game g` plays game g again, move for move: a rule that fails in
+one game of a run names that command.
 """
 from __future__ import annotations
 
+import json
+import shlex
 import statistics
 import time
 
+from ..errors import RuleRuntimeError
 from ..runtime import rng
+from ..runtime.engine import DEFAULT_LIMITS
 from ..seats.bots import make_bot
 from ..compiler.game import Game
 from .records import play_game
@@ -24,6 +30,25 @@ def game_seed(seed: int, g: int) -> int:
 def bot_seed(seed: int, g: int, seat: int) -> int:
     """The seed of seat `seat`'s bot in game g of a run."""
     return rng.derive(seed, BOT_SEED_STRIDE * (g + 1) + seat)
+
+
+def record_command(game: Game, players: int, seed: int, g: int, bot_names: list) -> str:
+    """The `cardrules record` command that plays game g of a run again, move for move."""
+    words = ["cardrules", "record", game.path, "--players", str(players), "--seed", str(seed), "--game", str(g),
+             "--bots", ",".join(bot_names)]
+    for name, value in game.overrides.items():
+        words += ["--set", f"{name}={json.dumps(value, ensure_ascii=False)}"]
+    for name in ("steps", "loops", "turns", "moves"):
+        if getattr(game.limits, name) != getattr(DEFAULT_LIMITS, name):
+            words += [f"--max-{name}", str(getattr(game.limits, name))]
+    return " ".join(shlex.quote(w) for w in words)
+
+
+def failed_in_game(exc: RuleRuntimeError, game: Game, players: int, seed: int, g: int, bot_names: list):
+    """A rule's failure in one game of a run, naming the game and the command that plays it again."""
+    message = str(exc).removeprefix(f"{exc.pos}: ") if exc.pos else str(exc)
+    return RuleRuntimeError(exc.pos, f"{message}\n    in game {g} of this run (games count from 0); play it "
+                                     f"again move by move with: {record_command(game, players, seed, g, bot_names)}")
 
 
 def spread(values: list) -> dict:
@@ -45,7 +70,10 @@ def simulate(game: Game, players: int, games: int, seed: int, bot_names: list, p
     start = time.perf_counter()
     for g in range(games):
         bots = [make_bot(name, bot_seed(seed, g, k)) for k, name in enumerate(bot_names)]
-        program, st, _ = play_game(game, players, game_seed(seed, g), bots, record=False)
+        try:
+            program, st, _ = play_game(game, players, game_seed(seed, g), bots, record=False)
+        except RuleRuntimeError as exc:
+            raise failed_in_game(exc, game, players, seed, g, bot_names) from None
         result = program.result(st)
         turns.append(st.turn)
         moves.append(st.moves)

@@ -10,7 +10,7 @@ from .context import Context, Scope, Unresolved
 from .resolve import resolve, resolver
 from .types import attr_type, constant_values, elem_type, expect
 from .vocabulary import FUNCTIONS
-from .words import a_type, either
+from .words import a_type, either, show
 
 
 @resolver(S.Attr)
@@ -83,8 +83,8 @@ def family_index(cx: Context, decl: ir.ZoneDecl, node, path, scope: Scope) -> ir
         return idx
     for key in keys:
         if isinstance(key, (list, dict)) or key not in values:
-            shown = ", ".join(repr(v) for v in values)
+            shown = ", ".join(show(v) for v in values)
             hint = cx.suggest(str(key), [str(v) for v in values]) or f"its values are {shown}"
-            cx.error(idx.pos, f"{key!r} is not one of the values of zone family '{decl.name}'", "zone", hint)
+            cx.error(idx.pos, f"{show(key)} is not one of the values of zone family '{decl.name}'", "zone", hint)
             return ir.Lit(idx.pos, "any", None)
     return idx

@@ -62,6 +62,8 @@ def show(value) -> str:
     """A YAML value in words, for a message."""
     if value is None:
         return "empty (null)"
+    if isinstance(value, bool):
+        return "true" if value else "false"
     return "a list" if isinstance(value, list) else "a mapping" if isinstance(value, dict) else repr(value)
 
 
