@@ -434,7 +434,7 @@ def replay_game(args, record: dict):
             raise RecordError(f"{args.record}: {path} is not the ruleset the record was made with (sha256 "
                               "differs); replay it with the same file, or pass --any-ruleset to replay anyway")
         err(f"warning: {path} is not the file the record was made with (sha256 differs); replaying anyway")
-    print_warnings(path, overrides)
+    print_warnings(path, overrides, game)
     return game
 
 
