@@ -393,7 +393,9 @@ def read_record(path: str) -> dict:
     except json.JSONDecodeError as exc:
         raise UsageError(f"{path}:{exc.lineno}:{exc.colno}: the record is not JSON: {exc.msg}") from None
     except RecursionError:              # json recurses once per level of [ and {
-        raise UsageError(f"{path}: the record is nested too deeply to be a cardrules record") from None
+        raise RecordError(f"{path}: the record nests lists or mappings too deeply to be a record") from None
+    except ValueError:                  # a number longer than Python reads (JSON's own errors are caught above)
+        raise RecordError(f"{path}: the record holds a number with more digits than any field takes") from None
     if not isinstance(record, dict) or record.get("format") != records.FORMAT:
         raise UsageError(f"{path}: not a cardrules record (expected \"format\": \"{records.FORMAT}\")")
     return record
@@ -401,12 +403,7 @@ def read_record(path: str) -> dict:
 
 def checked_record(path: str) -> dict:
     """The record file, its structure checked (record_check) before anything is replayed."""
-    try:
-        record = read_record(path)
-    except RecursionError:          # nesting deeper than the JSON reader follows
-        raise RecordError(f"{path}: the record nests lists or mappings too deeply to be a record") from None
-    except ValueError:              # a number longer than Python reads (JSON's own errors are caught inside)
-        raise RecordError(f"{path}: the record holds a number with more digits than any field takes") from None
+    record = read_record(path)
     try:
         record_check.check_record(record)
     except RecordError as exc:
