@@ -14,7 +14,7 @@ import builtins
 from ..errors import RuleRuntimeError
 from ..frontend import ir
 from ..runtime import engine as E
-from ..runtime.helpers import Helpers
+from ..runtime.helpers import Helpers, not_a_seat
 from .fold import NO, PURE, Folder, children, subst
 
 # The only built-in names generated code can reach (no __import__, open, eval, getattr, ...).
@@ -53,6 +53,12 @@ class CodeGen:
     def lam(self, e):
         """A function f(st, c) for an expression (decisions, scoring, bots)."""
         src = self.x(e, {"@card": "c"})
+        return self.define(f"def _f(st, c):\n    Z = st.zones; V = st.vars\n    return {src}\n", "_f",
+                           {3: e.pos})
+
+    def seat_lam(self, e):
+        """A function f(st, c) for a seat (who decides), checked to be one."""
+        src = self.seat_src(e, {"@card": "c"})
         return self.define(f"def _f(st, c):\n    Z = st.zones; V = st.vars\n    return {src}\n", "_f",
                            {3: e.pos})
 
@@ -96,8 +102,8 @@ class CodeGen:
         base = self.layout.var_base[e.decl.name]
         if not e.decl.per_player:
             return f"V[{base}]"
-        owner = "st.me" if e.owner is None else self.x(e.owner, env)
-        return f"V[{base} + {owner}]"
+        owner = self.seat_src(e.owner, env)
+        return f"V[{base + int(owner)}]" if owner.isdigit() else f"V[{base} + {owner}]"
 
     def g_Builtin(self, e, env):
         return {"current": "st.current", "me": "st.me", "players": str(self.layout.players),
@@ -125,9 +131,26 @@ class CodeGen:
                 f"{self.k(fam)}[{self.x(e.index, env)}]"
         if not decl.per_player:
             return str(base + int(idx)) if idx.isdigit() else f"{base} + {idx}"
-        owner = "st.me" if e.owner is None else f"({self.x(e.owner, env)})"
+        owner = self.seat_src(e.owner, env)
+        if owner.isdigit() and idx.isdigit():
+            return str(base + int(idx) + int(owner) * width)
         off = f"{base + int(idx)}" if idx.isdigit() else f"{base} + {idx}"
         return f"{off} + {owner} * {width}" if width != 1 else f"{off} + {owner}"
+
+    def seat_src(self, e, env) -> str:
+        """Source for a seat that picks a player's zone or variable (or that next, prev or deal go
+        round from): a constant is checked now, for this player count; a computed one as it runs
+        (a seat out of range would land in another zone or variable)."""
+        if e is None:
+            return "st.me"
+        if isinstance(e, ir.Builtin) and e.name in ("current", "me"):
+            return f"st.{e.name}"
+        if isinstance(e, ir.Func) and e.name in ("next", "prev") or isinstance(e, ir.Local) and env.get(("seat", e.slot)):
+            return self.x(e, env)       # always a seat: next and prev check theirs; a generator over seats
+        key = self.fold.try_const(e)
+        if key is not NO:
+            return str(seat_number(key, self.layout.players, e.pos))
+        return f"_h.seat({self.x(e, env)}, {self.layout.players}, {self.k(e.pos)}, st)"
 
     def g_ZoneRef(self, e, env):
         return f"Z[{self.zone_src(e, env)}]"
@@ -140,7 +163,7 @@ class CodeGen:
             parts = self.unroll_src(a, env)
             if parts is not None:
                 return "(" + " + ".join(f"(1 if {c} else 0)" if c else "1" for c, _ in parts) + ")" if parts else "0"
-            v, it, cond = self.gen_parts(a, env)
+            v, it, cond, _ = self.gen_parts(a, env)
             return f"sum(1 for {v} in {it}" + (f" if {cond})" if cond else ")")
         return f"len({self.x(a, env)})"
 
@@ -162,8 +185,7 @@ class CodeGen:
     def count_all(self, g: ir.Gen, env) -> str:
         """sum(count(CARDS) for v in LIST): one flat count over all the cards, which is several
         times faster than a count per value (e.g. the cards left in a grid of zones)."""
-        v, it, cond = self.gen_parts(g, env)
-        inner = {**env, g.slot: v}
+        v, it, cond, inner = self.gen_parts(g, env)
         arg, c = g.expr.args[0], self.fresh("c")
         if isinstance(arg, ir.Filter):
             src, keep = self.x(arg.cards, inner), self.x(arg.cond, {**inner, "@card": c})
@@ -201,19 +223,21 @@ class CodeGen:
     def seq(self, a, env) -> str:
         """A list or a generator expression for an aggregate's argument."""
         if isinstance(a, ir.Gen):
-            v, it, cond = self.gen_parts(a, env)
-            expr = self.x(a.expr, {**env, a.slot: v})
+            v, it, cond, inner = self.gen_parts(a, env)
+            expr = self.x(a.expr, inner)
             return f"[{expr} for {v} in {it}" + (f" if {cond}]" if cond else "]")
         return self.x(a, env)
 
     def gen_parts(self, g: ir.Gen, env):
+        """(loop variable, iterable source, condition source or None, env inside the loop)."""
         v = self.fresh("v")
-        inner = {**env, g.slot: v}
-        cond = self.x(g.cond, inner) if g.cond is not None else None
         values = self.fold.try_const(g.iterable)
+        seats = isinstance(values, list) and all(type(x) is int and 0 <= x < self.layout.players for x in values)
+        inner = {**env, g.slot: v, ("seat", g.slot): seats}     # a loop over seats needs no seat check
+        cond = self.x(g.cond, inner) if g.cond is not None else None
         if isinstance(values, list):            # worked out once, e.g. numbers(rows * cols)
-            return v, self.k(tuple(values)), cond
-        return v, f"list({self.x(g.iterable, env)})", cond
+            return v, self.k(tuple(values)), cond, inner
+        return v, f"list({self.x(g.iterable, env)})", cond, inner
 
     def unroll_src(self, g: ir.Gen, env):
         """[(cond source or None, expr source)] per value of a constant list; None if not constant."""
@@ -232,10 +256,10 @@ class CodeGen:
         return f"list(reversed({self.x(a, env)}))"
 
     def gf_next(self, e, env, a):
-        return f"(({self.x(a, env)}) + 1) % {self.layout.players}"
+        return f"(({self.seat_src(a, env)}) + 1) % {self.layout.players}"
 
     def gf_prev(self, e, env, a):
-        return f"(({self.x(a, env)}) - 1) % {self.layout.players}"
+        return f"(({self.seat_src(a, env)}) - 1) % {self.layout.players}"
 
     def gf_numbers(self, e, env, *args):
         lo, hi = ("1", self.x(args[0], env)) if len(args) == 1 else (self.x(args[0], env), self.x(args[1], env))
@@ -307,6 +331,13 @@ class CodeGen:
 
     def g_ListLit(self, e, env):
         return "[" + ", ".join(self.x(i, env) for i in e.items) + "]"
+
+
+def seat_number(key, players: int, pos) -> int:
+    """A constant seat, or an error naming the rule and the player count if there is no such player."""
+    if type(key) is not int or not 0 <= key < players:
+        raise RuleRuntimeError(pos, not_a_seat(key, players))
+    return key
 
 
 def family_pos(fam: dict, key, e):

@@ -44,7 +44,7 @@ class StatementGen:
         if not s.decl.per_player:
             return [f"V[{base}] = {gen.x(s.value, {})}",
                     f"if st.log is not None: st.log.append((E.SET, {name}, None, V[{base}]))"]
-        owner, o = "st.me" if s.owner is None else gen.x(s.owner, {}), gen.fresh("o")
+        owner, o = gen.seat_src(s.owner, {}), gen.fresh("o")
         return [f"{o} = {owner}", f"V[{base} + {o}] = {gen.x(s.value, {})}",
                 f"if st.log is not None: st.log.append((E.SET, {name}, {o}, V[{base} + {o}]))"]
 
@@ -87,7 +87,7 @@ class StatementGen:
     def l_DealS(self, s):
         gen = self.gen
         src = gen.zone_src(s.source, {})
-        first = gen.x(s.starting, {}) if s.starting is not None else "st.current"
+        first = gen.seat_src(s.starting, {}) if s.starting is not None else "st.current"
         trig = self.trigger_names[s.source.decl.name]
         return [f"E.deal(st, {gen.x(s.count, {})}, {src}, {first}, {self.layout.zone_base[s.dest.name]}, "
                 f"{self.layout.zone_width[s.dest.name]}, {self.layout.players}, {trig}, {gen.k(self.layout.zone_vis)})"]

@@ -44,6 +44,14 @@ def index_of(seq, x, pos):
         raise RuleRuntimeError(pos, f"{x!r} is not in the list {list(seq)!r}") from None
 
 
+def not_a_seat(seat, players: int) -> str:
+    """Why a value cannot pick a player's zone or variable: no player sits there."""
+    if type(seat) is int:
+        return (f"there is no player {seat} with {players} players: the seats are 0 to {players - 1}; "
+                "name a seat such as current, next(current) or p from 'for p in seats'")
+    return f"{seat!r} is not a player: a player is a seat number from 0 to {players - 1}"
+
+
 def too_many_turns(limit: int) -> str:
     return f"the game passed {limit:,} turns without ending: check the end condition (limit: --max-turns)"
 
@@ -84,6 +92,14 @@ class Helpers:
         if not 0 <= i < len(xs):
             raise RuleRuntimeError(pos, f"index {i} is outside the list (it has {len(xs)} items)")
         return xs[i]
+
+    @staticmethod
+    def seat(p, players, pos, st):
+        """p when it is a seat of this game; else an error naming the rule and the turn (a seat out of
+        range would land in another player's zone or variable, or in another zone)."""
+        if type(p) is int and 0 <= p < players:
+            return p
+        raise RuleRuntimeError(pos, f"the rules failed in turn {st.turn}: {not_a_seat(p, players)}")
 
     index = staticmethod(index_of)
     numbers = staticmethod(numbers)
