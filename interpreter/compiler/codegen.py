@@ -290,15 +290,36 @@ class CodeGen:
             self.inline_depth -= 1
 
     def g_Bin(self, e, env):
+        if self.plain(e):
+            return self.chain(e, env, lambda x: self.plain(x) and _GROUP[x.op] == _GROUP[e.op])
         a, b = self.x(e.left, env), self.x(e.right, env)
-        if e.op == "+" and (e.type == "list" or not _numeric(e.left, e.right)):
-            return f"_h.join({a}, {b}, {self.k(e.pos)}, {self.limits.items})"
-        if e.op == "*" and not (isinstance(self.fold.try_const(e.left), int) or isinstance(self.fold.try_const(e.right), int)):
-            return f"_h.multiply({a}, {b}, {self.k(e.pos)})"
-        if e.op in "+-*":
-            return f"({a} {e.op} {b})"
+        if e.op == "+" or e.op == "*":
+            fn = "join" if e.op == "+" else "multiply"
+            return f"_h.{fn}({a}, {b}, {self.k(e.pos)}" + (f", {self.limits.items})" if e.op == "+" else ")")
         pos = self.k(e.pos)
         return f"_h.div({a}, {b}, {pos})" if e.op == "/" else f"_h.mod({a}, {b}, {pos})"
+
+    def plain(self, e) -> bool:
+        """Whether a '+', '-' or '*' is Python's own: numbers only, and a '*' by a constant number."""
+        if not isinstance(e, ir.Bin) or e.op not in "+-*":
+            return False
+        if e.op == "+":
+            return not (e.type == "list" or not _numeric(e.left, e.right))
+        if e.op == "*":
+            return isinstance(self.fold.try_const(e.left), int) or isinstance(self.fold.try_const(e.right), int)
+        return True
+
+    def chain(self, e, env, same) -> str:
+        """`(a + b - c ...)` for a left-leaning chain of operators of one precedence, as flat text:
+        a bracket per operator would pass Python's limit on nesting after about 100 terms."""
+        tail = []
+        while same(e):
+            tail.append(e)
+            e = e.left
+        parts = [self.x(e, env)]
+        for link in reversed(tail):
+            parts.append(f"{link.op} {self.x(link.right, env)}")
+        return "(" + " ".join(parts) + ")"
 
     def g_Cmp(self, e, env):
         return f"({self.x(e.left, env)} {e.op} {self.x(e.right, env)})"
@@ -308,7 +329,7 @@ class CodeGen:
         return f"({self.x(e.left, env)} {op} {self.x(e.right, env)})"
 
     def g_Logic(self, e, env):
-        return f"({self.x(e.left, env)} {e.op} {self.x(e.right, env)})"
+        return self.chain(e, env, lambda x: isinstance(x, ir.Logic) and x.op == e.op)
 
     def g_NotOp(self, e, env):
         return f"(not {self.x(e.operand, env)})"
@@ -331,6 +352,9 @@ class CodeGen:
 
     def g_ListLit(self, e, env):
         return "[" + ", ".join(self.x(i, env) for i in e.items) + "]"
+
+
+_GROUP = {"+": "+", "-": "+", "*": "*"}       # operators of one precedence chain without brackets
 
 
 def seat_number(key, players: int, pos) -> int:
