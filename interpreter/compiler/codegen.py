@@ -338,6 +338,9 @@ class CodeGen:
         return f"(-{self.x(e.operand, env)})"
 
     def g_Cond(self, e, env):
+        known = self.fold.try_const(e.cond)
+        if known is not NO:     # e.g. players > 2: the branch that cannot run is left out (and unchecked)
+            return self.x(e.then if known else e.orelse, env)
         return f"({self.x(e.then, env)} if {self.x(e.cond, env)} else {self.x(e.orelse, env)})"
 
     def g_Filter(self, e, env):

@@ -6,6 +6,7 @@ a called procedure without decisions is written inline, a trigger becomes a func
 from __future__ import annotations
 
 from ..frontend import ir
+from .fold import NO
 
 
 class StatementGen:
@@ -62,6 +63,9 @@ class StatementGen:
 
     def l_IfS(self, s):
         gen = self.gen
+        known = gen.fold.try_const(s.cond)
+        if known is not NO:     # e.g. players > 2: the branch that cannot run is left out (and unchecked)
+            return self.lines(s.then if known else s.orelse) or ["pass"]
         out = [f"if {gen.x(s.cond, {})}:"] + indent(self.lines(s.then) or ["pass"])
         if s.orelse:
             out += ["else:"] + indent(self.lines(s.orelse))
