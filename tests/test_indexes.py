@@ -82,9 +82,12 @@ def test_a_constant_seat_that_fits_every_player_count_is_valid(write):
     assert validate_file(write(game_with("move top of deck to hand(1)"))) == []
 
 
-def test_a_negative_constant_seat_is_a_validate_error(write):
-    d = only_error(write(game_with("move top of deck to won(-1)")))
-    assert "there is no player -1 with 2 players" in d.message
+def test_a_negative_seat_is_an_error_with_any_number_of_players(write):
+    rule = "move top of deck to won(-1)"
+    d = only_error(write(game_with(rule)))
+    assert d.message == "there is no player -1: seats count from 0" and points_at(d.pos, rule, "-1")
+    d = only_error(write(game_with("move top of deck to won(players - 5)")))
+    assert "there is no player -3 with 2 players" in d.message
 
 
 def test_a_constant_seat_of_a_players_variable_is_checked_too(write):
@@ -198,7 +201,7 @@ def test_any_seat_picks_that_players_zone_or_is_an_error(tmp_path_factory, seat,
     elif computed:
         assert f"there is no player {seat} with {players} players" in str(fails_at_run(path, players))
     else:
-        assert f"there is no player {seat} with" in only_error(path).message
+        assert f"there is no player {seat}" in only_error(path).message
 
 
 # ---- long flat expressions ----

@@ -127,7 +127,7 @@ class CodeGen:
             idx = "0"
         else:
             key = self.fold.try_const(e.index)
-            idx = str(family_pos(fam, key, e)) if key is not NO else \
+            idx = str(family_pos(fam, key, e, self.layout.players)) if key is not NO else \
                 f"{self.k(fam)}[{self.x(e.index, env)}]"
         if not decl.per_player:
             return str(base + int(idx)) if idx.isdigit() else f"{base} + {idx}"
@@ -367,10 +367,12 @@ def seat_number(key, players: int, pos) -> int:
     return key
 
 
-def family_pos(fam: dict, key, e):
+def family_pos(fam: dict, key, e, players: int):
     """The position of a constant index in a zone family; an error naming the rule if it is not one."""
-    if key not in fam:
-        raise RuleRuntimeError(e.pos, f"{key!r} is not an index of zone family '{e.decl.name}'")
+    if key not in fam or type(key) is bool:
+        shown = ", ".join(repr(v) for v in fam)
+        raise RuleRuntimeError(e.index.pos, f"{key!r} is not an index of zone family '{e.decl.name}': with "
+                               f"{players} players its values are {shown}")
     return fam[key]
 
 
