@@ -14,7 +14,7 @@ import builtins
 from ..errors import RuleRuntimeError
 from ..frontend import ir
 from ..runtime import engine as E
-from ..runtime.helpers import Helpers, not_a_seat
+from ..runtime.helpers import Helpers, SeatTable, not_a_seat
 from .fold import NO, PURE, Folder, children, subst
 
 # The only built-in names generated code can reach (no __import__, open, eval, getattr, ...).
@@ -102,8 +102,7 @@ class CodeGen:
         base = self.layout.var_base[e.decl.name]
         if not e.decl.per_player:
             return f"V[{base}]"
-        owner = self.seat_src(e.owner, env)
-        return f"V[{base + int(owner)}]" if owner.isdigit() else f"V[{base} + {owner}]"
+        return f"V[{self.owned(e.owner, env, base, 1)}]"
 
     def g_Builtin(self, e, env):
         return {"current": "st.current", "me": "st.me", "players": str(self.layout.players),
@@ -131,26 +130,42 @@ class CodeGen:
                 f"{self.k(fam)}[{self.x(e.index, env)}]"
         if not decl.per_player:
             return str(base + int(idx)) if idx.isdigit() else f"{base} + {idx}"
-        owner = self.seat_src(e.owner, env)
-        if owner.isdigit() and idx.isdigit():
-            return str(base + int(idx) + int(owner) * width)
-        off = f"{base + int(idx)}" if idx.isdigit() else f"{base} + {idx}"
-        return f"{off} + {owner} * {width}" if width != 1 else f"{off} + {owner}"
+        if idx.isdigit():
+            return self.owned(e.owner, env, base + int(idx), width)
+        return f"{self.owned(e.owner, env, base, width)} + {idx}"
 
-    def seat_src(self, e, env) -> str:
-        """Source for a seat that picks a player's zone or variable (or that next, prev or deal go
-        round from): a constant is checked now, for this player count; a computed one as it runs
-        (a seat out of range would land in another zone or variable)."""
+    def seat_of(self, e, env):
+        """(how, source) for a seat: 'const' (checked now, for this player count), 'safe' (always a
+        seat: current, me, next/prev, a generator over seats) or 'computed' (checked as it runs)."""
         if e is None:
-            return "st.me"
+            return "safe", "st.me"
         if isinstance(e, ir.Builtin) and e.name in ("current", "me"):
-            return f"st.{e.name}"
+            return "safe", f"st.{e.name}"
         if isinstance(e, ir.Func) and e.name in ("next", "prev") or isinstance(e, ir.Local) and env.get(("seat", e.slot)):
-            return self.x(e, env)       # always a seat: next and prev check theirs; a generator over seats
+            return "safe", self.x(e, env)
         key = self.fold.try_const(e)
         if key is not NO:
-            return str(seat_number(key, self.layout.players, e.pos))
-        return f"_h.seat({self.x(e, env)}, {self.layout.players}, {self.k(e.pos)}, st)"
+            return "const", str(seat_number(key, self.layout.players, e.pos))
+        return "computed", self.x(e, env)
+
+    def owned(self, e, env, base: int, width: int) -> str:
+        """Source for base + seat * width, the index of a seat's zone or variable (the seat `me` if e
+        is None); a seat no player has is an error, never another zone or variable."""
+        how, src = self.seat_of(e, env)
+        if how == "const":
+            return str(base + int(src) * width)
+        if how == "safe":
+            return f"{base} + {src} * {width}" if width != 1 else f"{base} + {src}"
+        return f"{self.seat_table([base + s * width for s in range(self.layout.players)], e.pos)}[{src}]"
+
+    def seat_src(self, e, env) -> str:
+        """Source for a seat, checked to be one."""
+        how, src = self.seat_of(e, env)
+        return f"{self.seat_table(list(range(self.layout.players)), e.pos)}[{src}]" if how == "computed" else src
+
+    def seat_table(self, picks: list, pos) -> str:
+        """A lookup table from each seat to what it picks; any other value is an error at pos."""
+        return self.k(SeatTable(picks, pos, self.layout.players))
 
     def g_ZoneRef(self, e, env):
         return f"Z[{self.zone_src(e, env)}]"
@@ -256,10 +271,19 @@ class CodeGen:
         return f"list(reversed({self.x(a, env)}))"
 
     def gf_next(self, e, env, a):
-        return f"(({self.seat_src(a, env)}) + 1) % {self.layout.players}"
+        return self.step_seat(a, env, 1)
 
     def gf_prev(self, e, env, a):
-        return f"(({self.seat_src(a, env)}) - 1) % {self.layout.players}"
+        return self.step_seat(a, env, -1)
+
+    def step_seat(self, a, env, by: int) -> str:
+        """next(a) or prev(a): a table lookup unless a is always a seat (then the sum, modulo players)."""
+        n = self.layout.players
+        how, src = self.seat_of(a, env)
+        if how == "safe":
+            return f"(({src}) {'+' if by > 0 else '-'} 1) % {n}"
+        picks = [(s + by) % n for s in range(n)]
+        return str(picks[int(src)]) if how == "const" else f"{self.seat_table(picks, a.pos)}[{src}]"
 
     def gf_numbers(self, e, env, *args):
         lo, hi = ("1", self.x(args[0], env)) if len(args) == 1 else (self.x(args[0], env), self.x(args[1], env))

@@ -52,6 +52,28 @@ def not_a_seat(seat, players: int) -> str:
     return f"{seat!r} is not a player: a player is a seat number from 0 to {players - 1}"
 
 
+class NoSeat(KeyError):
+    """A value looked up as a seat that no player has; engine.failure turns it into the error at
+    the seat's position, with the turn."""
+
+    def __init__(self, pos, message: str):
+        super().__init__(message)
+        self.pos, self.message = pos, message
+
+
+class SeatTable(dict):
+    """What each seat picks (the index of its zone or variable, the seat after it, the seat itself),
+    as one lookup in generated code; a value that is no seat is a NoSeat error, never another
+    player's zone or variable (a seat out of range would land in another zone)."""
+
+    def __init__(self, picks, pos, players: int):
+        super().__init__(enumerate(picks))
+        self.pos, self.players = pos, players
+
+    def __missing__(self, key):
+        raise NoSeat(self.pos, not_a_seat(key, self.players))
+
+
 def too_many_turns(limit: int) -> str:
     return f"the game passed {limit:,} turns without ending: check the end condition (limit: --max-turns)"
 
@@ -92,14 +114,6 @@ class Helpers:
         if not 0 <= i < len(xs):
             raise RuleRuntimeError(pos, f"index {i} is outside the list (it has {len(xs)} items)")
         return xs[i]
-
-    @staticmethod
-    def seat(p, players, pos, st):
-        """p when it is a seat of this game; else an error naming the rule and the turn (a seat out of
-        range would land in another player's zone or variable, or in another zone)."""
-        if type(p) is int and 0 <= p < players:
-            return p
-        raise RuleRuntimeError(pos, f"the rules failed in turn {st.turn}: {not_a_seat(p, players)}")
 
     index = staticmethod(index_of)
     numbers = staticmethod(numbers)
