@@ -135,8 +135,9 @@ class CodeGen:
         return f"{self.owned(e.owner, env, base, width)} + {idx}"
 
     def seat_of(self, e, env):
-        """(how, source) for a seat: 'const' (checked now, for this player count), 'safe' (always a
-        seat: current, me, next/prev, a generator over seats) or 'computed' (checked as it runs)."""
+        """(how, source) for a seat: 'const', 'safe' (always a seat) or 'computed' (checked as it runs)."""
+        # a constant is checked now, for this player count; current, me, next/prev and a generator
+        # over seats are always seats; anything else is looked up in a table of the seats
         if e is None:
             return "safe", "st.me"
         if isinstance(e, ir.Builtin) and e.name in ("current", "me"):
@@ -149,8 +150,8 @@ class CodeGen:
         return "computed", self.x(e, env)
 
     def owned(self, e, env, base: int, width: int) -> str:
-        """Source for base + seat * width, the index of a seat's zone or variable (the seat `me` if e
-        is None); a seat no player has is an error, never another zone or variable."""
+        """Source for base + seat * width (the index of a seat's zone or variable; `me` if e is None)."""
+        # a seat no player has is an error, never another player's zone or variable, or another zone
         how, src = self.seat_of(e, env)
         if how == "const":
             return str(base + int(src) * width)
@@ -334,8 +335,8 @@ class CodeGen:
         return True
 
     def chain(self, e, env, same) -> str:
-        """`(a + b - c ...)` for a left-leaning chain of operators of one precedence, as flat text:
-        a bracket per operator would pass Python's limit on nesting after about 100 terms."""
+        """`(a + b - c ...)`: a left-leaning chain of operators of one precedence as flat text."""
+        # a bracket per operator would pass Python's limit on nesting after about 100 terms
         tail = []
         while same(e):
             tail.append(e)

@@ -528,9 +528,9 @@ def _parse(text: str, kind: str):
 
 
 def _check_nesting(tree, kind: str) -> None:
-    """Refuse a tree nested deeper than MAX_NESTING (walked without recursion). A link of a flat chain
-    of one operator (a + b - c ..., a and b and ...) counts a third of a level: the compiled code
-    keeps such a chain flat, so only the stages before it see its depth."""
+    """Refuse a tree nested deeper than MAX_NESTING (walked without recursion)."""
+    # a link of a flat chain of one operator (a + b - c ..., a and b and ...) counts a third of a
+    # level: the compiled code keeps such a chain flat, so only the stages before it see its depth
     todo = [(tree, _LEVEL)]
     while todo:
         node, cost = todo.pop()

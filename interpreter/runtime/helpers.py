@@ -53,8 +53,7 @@ def not_a_seat(seat, players: int) -> str:
 
 
 class NoSeat(KeyError):
-    """A value looked up as a seat that no player has; engine.failure turns it into the error at
-    the seat's position, with the turn."""
+    """A value used as a seat that no player has (engine.failure names the seat's rule and the turn)."""
 
     def __init__(self, pos, message: str):
         super().__init__(message)
@@ -62,9 +61,8 @@ class NoSeat(KeyError):
 
 
 class SeatTable(dict):
-    """What each seat picks (the index of its zone or variable, the seat after it, the seat itself),
-    as one lookup in generated code; a value that is no seat is a NoSeat error, never another
-    player's zone or variable (a seat out of range would land in another zone)."""
+    """What each seat picks (its zone's or variable's index, the next seat) as one lookup; else NoSeat."""
+    # a lookup, not arithmetic: a seat out of range would land in another player's zone or another zone
 
     def __init__(self, picks, pos, players: int):
         super().__init__(enumerate(picks))
