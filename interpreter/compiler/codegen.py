@@ -15,7 +15,7 @@ from ..errors import RuleRuntimeError
 from ..frontend import ir
 from ..runtime import engine as E
 from ..runtime.decisions import show
-from ..runtime.helpers import Helpers
+from ..runtime.helpers import Helpers, SeatTable, not_a_seat
 from .fold import NO, PURE, Folder, children, subst
 
 # The only built-in names generated code can reach (no __import__, open, eval, getattr, ...).
@@ -54,6 +54,12 @@ class CodeGen:
     def lam(self, e):
         """A function f(st, c) for an expression (decisions, scoring, bots)."""
         src = self.x(e, {"@card": "c"})
+        return self.define(f"def _f(st, c):\n    Z = st.zones; V = st.vars\n    return {src}\n", "_f",
+                           {3: e.pos})
+
+    def seat_lam(self, e):
+        """A function f(st, c) for a seat (who decides), checked to be one."""
+        src = self.seat_src(e, {"@card": "c"})
         return self.define(f"def _f(st, c):\n    Z = st.zones; V = st.vars\n    return {src}\n", "_f",
                            {3: e.pos})
 
@@ -97,8 +103,7 @@ class CodeGen:
         base = self.layout.var_base[e.decl.name]
         if not e.decl.per_player:
             return f"V[{base}]"
-        owner = "st.me" if e.owner is None else self.x(e.owner, env)
-        return f"V[{base} + {owner}]"
+        return f"V[{self.owned(e.owner, env, base, 1)}]"
 
     def g_Builtin(self, e, env):
         return {"current": "st.current", "me": "st.me", "players": str(self.layout.players),
@@ -122,13 +127,47 @@ class CodeGen:
             idx = "0"
         else:
             key = self.fold.try_const(e.index)
-            idx = str(family_pos(fam, key, e)) if key is not NO else \
+            idx = str(family_pos(fam, key, e, self.layout.players)) if key is not NO else \
                 f"{self.k(fam)}[{self.x(e.index, env)}]"
         if not decl.per_player:
             return str(base + int(idx)) if idx.isdigit() else f"{base} + {idx}"
-        owner = "st.me" if e.owner is None else f"({self.x(e.owner, env)})"
-        off = f"{base + int(idx)}" if idx.isdigit() else f"{base} + {idx}"
-        return f"{off} + {owner} * {width}" if width != 1 else f"{off} + {owner}"
+        if idx.isdigit():
+            return self.owned(e.owner, env, base + int(idx), width)
+        return f"{self.owned(e.owner, env, base, width)} + {idx}"
+
+    def seat_of(self, e, env):
+        """(how, source) for a seat: 'const', 'safe' (always a seat) or 'computed' (checked as it runs)."""
+        # a constant is checked now, for this player count; current, me, next/prev and a generator
+        # over seats are always seats; anything else is looked up in a table of the seats
+        if e is None:
+            return "safe", "st.me"
+        if isinstance(e, ir.Builtin) and e.name in ("current", "me"):
+            return "safe", f"st.{e.name}"
+        if isinstance(e, ir.Func) and e.name in ("next", "prev") or isinstance(e, ir.Local) and env.get(("seat", e.slot)):
+            return "safe", self.x(e, env)
+        key = self.fold.try_const(e)
+        if key is not NO:
+            return "const", str(seat_number(key, self.layout.players, e.pos))
+        return "computed", self.x(e, env)
+
+    def owned(self, e, env, base: int, width: int) -> str:
+        """Source for base + seat * width (the index of a seat's zone or variable; `me` if e is None)."""
+        # a seat no player has is an error, never another player's zone or variable, or another zone
+        how, src = self.seat_of(e, env)
+        if how == "const":
+            return str(base + int(src) * width)
+        if how == "safe":
+            return f"{base} + {src} * {width}" if width != 1 else f"{base} + {src}"
+        return f"{self.seat_table([base + s * width for s in range(self.layout.players)], e.pos)}[{src}]"
+
+    def seat_src(self, e, env) -> str:
+        """Source for a seat, checked to be one."""
+        how, src = self.seat_of(e, env)
+        return f"{self.seat_table(list(range(self.layout.players)), e.pos)}[{src}]" if how == "computed" else src
+
+    def seat_table(self, picks: list, pos) -> str:
+        """A lookup table from each seat to what it picks; any other value is an error at pos."""
+        return self.k(SeatTable(picks, pos, self.layout.players))
 
     def g_ZoneRef(self, e, env):
         return f"Z[{self.zone_src(e, env)}]"
@@ -141,7 +180,7 @@ class CodeGen:
             parts = self.unroll_src(a, env)
             if parts is not None:
                 return "(" + " + ".join(f"(1 if {c} else 0)" if c else "1" for c, _ in parts) + ")" if parts else "0"
-            v, it, cond = self.gen_parts(a, env)
+            v, it, cond, _ = self.gen_parts(a, env)
             return f"sum(1 for {v} in {it}" + (f" if {cond})" if cond else ")")
         return f"len({self.x(a, env)})"
 
@@ -163,8 +202,7 @@ class CodeGen:
     def count_all(self, g: ir.Gen, env) -> str:
         """sum(count(CARDS) for v in LIST): one flat count over all the cards, which is several
         times faster than a count per value (e.g. the cards left in a grid of zones)."""
-        v, it, cond = self.gen_parts(g, env)
-        inner = {**env, g.slot: v}
+        v, it, cond, inner = self.gen_parts(g, env)
         arg, c = g.expr.args[0], self.fresh("c")
         if isinstance(arg, ir.Filter):
             src, keep = self.x(arg.cards, inner), self.x(arg.cond, {**inner, "@card": c})
@@ -202,19 +240,21 @@ class CodeGen:
     def seq(self, a, env) -> str:
         """A list or a generator expression for an aggregate's argument."""
         if isinstance(a, ir.Gen):
-            v, it, cond = self.gen_parts(a, env)
-            expr = self.x(a.expr, {**env, a.slot: v})
+            v, it, cond, inner = self.gen_parts(a, env)
+            expr = self.x(a.expr, inner)
             return f"[{expr} for {v} in {it}" + (f" if {cond}]" if cond else "]")
         return self.x(a, env)
 
     def gen_parts(self, g: ir.Gen, env):
+        """(loop variable, iterable source, condition source or None, env inside the loop)."""
         v = self.fresh("v")
-        inner = {**env, g.slot: v}
-        cond = self.x(g.cond, inner) if g.cond is not None else None
         values = self.fold.try_const(g.iterable)
+        seats = isinstance(values, list) and all(type(x) is int and 0 <= x < self.layout.players for x in values)
+        inner = {**env, g.slot: v, ("seat", g.slot): seats}     # a loop over seats needs no seat check
+        cond = self.x(g.cond, inner) if g.cond is not None else None
         if isinstance(values, list):            # worked out once, e.g. numbers(rows * cols)
-            return v, self.k(tuple(values)), cond
-        return v, f"list({self.x(g.iterable, env)})", cond
+            return v, self.k(tuple(values)), cond, inner
+        return v, f"list({self.x(g.iterable, env)})", cond, inner
 
     def unroll_src(self, g: ir.Gen, env):
         """[(cond source or None, expr source)] per value of a constant list; None if not constant."""
@@ -233,10 +273,19 @@ class CodeGen:
         return f"list(reversed({self.x(a, env)}))"
 
     def gf_next(self, e, env, a):
-        return f"(({self.x(a, env)}) + 1) % {self.layout.players}"
+        return self.step_seat(a, env, 1)
 
     def gf_prev(self, e, env, a):
-        return f"(({self.x(a, env)}) - 1) % {self.layout.players}"
+        return self.step_seat(a, env, -1)
+
+    def step_seat(self, a, env, by: int) -> str:
+        """next(a) or prev(a): a table lookup unless a is always a seat (then the sum, modulo players)."""
+        n = self.layout.players
+        how, src = self.seat_of(a, env)
+        if how == "safe":
+            return f"(({src}) {'+' if by > 0 else '-'} 1) % {n}"
+        picks = [(s + by) % n for s in range(n)]
+        return str(picks[int(src)]) if how == "const" else f"{self.seat_table(picks, a.pos)}[{src}]"
 
     def gf_numbers(self, e, env, *args):
         lo, hi = ("1", self.x(args[0], env)) if len(args) == 1 else (self.x(args[0], env), self.x(args[1], env))
@@ -267,15 +316,36 @@ class CodeGen:
             self.inline_depth -= 1
 
     def g_Bin(self, e, env):
+        if self.plain(e):
+            return self.chain(e, env, lambda x: self.plain(x) and _GROUP[x.op] == _GROUP[e.op])
         a, b = self.x(e.left, env), self.x(e.right, env)
-        if e.op == "+" and (e.type == "list" or not _numeric(e.left, e.right)):
-            return f"_h.join({a}, {b}, {self.k(e.pos)}, {self.limits.items})"
-        if e.op == "*" and not (isinstance(self.fold.try_const(e.left), int) or isinstance(self.fold.try_const(e.right), int)):
-            return f"_h.multiply({a}, {b}, {self.k(e.pos)})"
-        if e.op in "+-*":
-            return f"({a} {e.op} {b})"
+        if e.op == "+" or e.op == "*":
+            fn = "join" if e.op == "+" else "multiply"
+            return f"_h.{fn}({a}, {b}, {self.k(e.pos)}" + (f", {self.limits.items})" if e.op == "+" else ")")
         pos = self.k(e.pos)
         return f"_h.div({a}, {b}, {pos})" if e.op == "/" else f"_h.mod({a}, {b}, {pos})"
+
+    def plain(self, e) -> bool:
+        """Whether a '+', '-' or '*' is Python's own: numbers only, and a '*' by a constant number."""
+        if not isinstance(e, ir.Bin) or e.op not in "+-*":
+            return False
+        if e.op == "+":
+            return not (e.type == "list" or not _numeric(e.left, e.right))
+        if e.op == "*":
+            return isinstance(self.fold.try_const(e.left), int) or isinstance(self.fold.try_const(e.right), int)
+        return True
+
+    def chain(self, e, env, same) -> str:
+        """`(a + b - c ...)`: a left-leaning chain of operators of one precedence as flat text."""
+        # a bracket per operator would pass Python's limit on nesting after about 100 terms
+        tail = []
+        while same(e):
+            tail.append(e)
+            e = e.left
+        parts = [self.x(e, env)]
+        for link in reversed(tail):
+            parts.append(f"{link.op} {self.x(link.right, env)}")
+        return "(" + " ".join(parts) + ")"
 
     def g_Cmp(self, e, env):
         return f"({self.x(e.left, env)} {e.op} {self.x(e.right, env)})"
@@ -285,7 +355,7 @@ class CodeGen:
         return f"({self.x(e.left, env)} {op} {self.x(e.right, env)})"
 
     def g_Logic(self, e, env):
-        return f"({self.x(e.left, env)} {e.op} {self.x(e.right, env)})"
+        return self.chain(e, env, lambda x: isinstance(x, ir.Logic) and x.op == e.op)
 
     def g_NotOp(self, e, env):
         return f"(not {self.x(e.operand, env)})"
@@ -294,6 +364,9 @@ class CodeGen:
         return f"(-{self.x(e.operand, env)})"
 
     def g_Cond(self, e, env):
+        known = self.fold.try_const(e.cond)
+        if known is not NO:     # e.g. players > 2: the branch that cannot run is left out (and unchecked)
+            return self.x(e.then if known else e.orelse, env)
         return f"({self.x(e.then, env)} if {self.x(e.cond, env)} else {self.x(e.orelse, env)})"
 
     def g_Filter(self, e, env):
@@ -310,10 +383,22 @@ class CodeGen:
         return "[" + ", ".join(self.x(i, env) for i in e.items) + "]"
 
 
-def family_pos(fam: dict, key, e):
+_GROUP = {"+": "+", "-": "+", "*": "*"}       # operators of one precedence chain without brackets
+
+
+def seat_number(key, players: int, pos) -> int:
+    """A constant seat, or an error naming the rule and the player count if there is no such player."""
+    if type(key) is not int or not 0 <= key < players:
+        raise RuleRuntimeError(pos, not_a_seat(key, players))
+    return key
+
+
+def family_pos(fam: dict, key, e, players: int):
     """The position of a constant index in a zone family; an error naming the rule if it is not one."""
-    if key not in fam:
-        raise RuleRuntimeError(e.pos, f"{show(key, True)} is not an index of zone family '{e.decl.name}'")
+    if key not in fam or type(key) is bool:
+        shown = ", ".join(show(v, True) for v in fam)
+        raise RuleRuntimeError(e.index.pos, f"{show(key, True)} is not an index of zone family '{e.decl.name}': "
+                               f"with {players} players its values are {shown}")
     return fam[key]
 
 

@@ -216,7 +216,7 @@ class Flow:
 
     def d_ChooseS(self, s) -> None:
         dec = self.decision(s)
-        self.add_fn(ask_op(dec, self.gen.lam(s.by) if s.by is not None else None, len(self.ops)), s.pos)
+        self.add_fn(ask_op(dec, self.gen.seat_lam(s.by) if s.by is not None else None, len(self.ops)), s.pos)
         if dec.kind != "options":
             return
         dispatch = self.placeholder()

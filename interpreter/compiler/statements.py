@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from ..errors import Diagnostic, RulesetError
 from ..frontend import ir
+from .fold import NO
 
 
 class StatementGen:
@@ -48,7 +49,7 @@ class StatementGen:
         if not s.decl.per_player:
             return [f"V[{base}] = {gen.x(s.value, {})}",
                     f"if st.log is not None: st.log.append((E.SET, {name}, None, V[{base}]))"]
-        owner, o = "st.me" if s.owner is None else gen.x(s.owner, {}), gen.fresh("o")
+        owner, o = gen.seat_src(s.owner, {}), gen.fresh("o")
         return [f"{o} = {owner}", f"V[{base} + {o}] = {gen.x(s.value, {})}",
                 f"if st.log is not None: st.log.append((E.SET, {name}, {o}, V[{base} + {o}]))"]
 
@@ -66,6 +67,9 @@ class StatementGen:
 
     def l_IfS(self, s):
         gen = self.gen
+        known = gen.fold.try_const(s.cond)
+        if known is not NO:     # e.g. players > 2: the branch that cannot run is left out (and unchecked)
+            return self.lines(s.then if known else s.orelse) or ["pass"]
         out = [f"if {gen.x(s.cond, {})}:"] + indent(self.lines(s.then) or ["pass"])
         if s.orelse:
             out += ["else:"] + indent(self.lines(s.orelse))
@@ -100,7 +104,7 @@ class StatementGen:
         gen = self.gen
         self.not_negative(s.count, "this deal")
         src = gen.zone_src(s.source, {})
-        first = gen.x(s.starting, {}) if s.starting is not None else "st.current"
+        first = gen.seat_src(s.starting, {}) if s.starting is not None else "st.current"
         trig = self.trigger_names[s.source.decl.name]
         base, width, players = self.layout.zone_base[s.dest.name], self.layout.zone_width[s.dest.name], \
             self.layout.players

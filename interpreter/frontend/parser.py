@@ -12,6 +12,7 @@ from ..errors import closest
 
 GRAMMAR = os.path.join(os.path.dirname(__file__), "grammar.lark")
 MAX_NESTING = 100   # deeper than any rule needs; deeper still would overflow the stages after parsing
+_LEVEL, _CHAINS = 3, ("binop", "and_", "or_")    # a level costs 3 links of a flat chain of these
 MAX_RULE_CHARS = 10_000     # the longest shipped rule has a few hundred; parsing time grows with length
 START = {"expr": "start_expr", "stmt": "start_stmt", "for": "start_for", "sig": "start_sig"}
 
@@ -528,11 +529,17 @@ def _parse(text: str, kind: str):
 
 def _check_nesting(tree, kind: str) -> None:
     """Refuse a tree nested deeper than MAX_NESTING (walked without recursion)."""
-    todo = [(tree, 1)]
+    # a link of a flat chain of one operator (a + b - c ..., a and b and ...) counts a third of a
+    # level: the compiled code keeps such a chain flat, so only the stages before it see its depth
+    todo = [(tree, _LEVEL)]
     while todo:
-        node, depth = todo.pop()
-        if depth > MAX_NESTING:
+        node, cost = todo.pop()
+        if cost > MAX_NESTING * _LEVEL:
             line, col = _at(node.meta)
             raise DSLSyntaxError(line, col, f"this {_KIND[kind]} is nested too deeply (more than {MAX_NESTING} "
-                                 "levels)", "split it up with let, or into functions")
-        todo.extend((child, depth + 1) for child in node.children if isinstance(child, Tree))
+                                 "levels; each term of a chain such as a + b + c counts a third of a level)",
+                                 "split it up with let, or into functions")
+        for child in node.children:
+            if isinstance(child, Tree):
+                link = child is node.children[0] and child.data == node.data and node.data in _CHAINS
+                todo.append((child, cost + (1 if link else _LEVEL)))

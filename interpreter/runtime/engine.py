@@ -10,6 +10,7 @@ from dataclasses import dataclass, fields
 from . import rng
 from ..errors import RecordError, RuleRuntimeError
 from .decisions import failure_words
+from .helpers import NoSeat
 
 
 @dataclass(frozen=True)
@@ -104,6 +105,8 @@ def run(st: State, code: list, where=None, max_steps: int = MAX_OPS_PER_RUN, loo
 
 def failure(exc: BaseException, st: State, pos) -> RuleRuntimeError:
     """A Python error inside a rule as the error a designer reads: the rule, the turn, what went wrong."""
+    if isinstance(exc, NoSeat):
+        return RuleRuntimeError(exc.pos, f"the rules failed in turn {st.turn}: {exc.message}")
     if isinstance(exc, RecursionError):
         what = "the rules called themselves too deeply"
     elif isinstance(exc, MemoryError):

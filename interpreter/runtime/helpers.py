@@ -45,6 +45,34 @@ def index_of(seq, x, pos):
         raise RuleRuntimeError(pos, f"{show(x, True)} is not in the list {show(list(seq))}") from None
 
 
+def not_a_seat(seat, players: int) -> str:
+    """Why a value cannot pick a player's zone or variable: no player sits there."""
+    if type(seat) is int:
+        return (f"there is no player {seat} with {players} players: the seats are 0 to {players - 1}; "
+                "name a seat such as current, next(current) or p from 'for p in seats'")
+    return f"{seat!r} is not a player: a player is a seat number from 0 to {players - 1}"
+
+
+class NoSeat(KeyError):
+    """A value used as a seat that no player has (engine.failure names the seat's rule and the turn)."""
+
+    def __init__(self, pos, message: str):
+        super().__init__(message)
+        self.pos, self.message = pos, message
+
+
+class SeatTable(dict):
+    """What each seat picks (its zone's or variable's index, the next seat) as one lookup; else NoSeat."""
+    # a lookup, not arithmetic: a seat out of range would land in another player's zone or another zone
+
+    def __init__(self, picks, pos, players: int):
+        super().__init__(enumerate(picks))
+        self.pos, self.players = pos, players
+
+    def __missing__(self, key):
+        raise NoSeat(self.pos, not_a_seat(key, self.players))
+
+
 def too_many_turns(limit: int) -> str:
     return f"the game passed {limit:,} turns without ending: check the end condition (limit: --max-turns)"
 

@@ -36,6 +36,7 @@ def call(cx: Context, node, pos, path, scope: Scope, allow_family: bool = False)
             raise Unresolved
         owner = resolve(cx, node.args[0], path, scope)
         expect(cx, owner, {"player"}, "a variable's owner")
+        no_negative_seat(cx, owner)
         return ir.Var(pos, cx.var_types.get(fn, "any"), decl, owner)
     if fn in cx.functions:
         decl = cx.functions[fn]
@@ -69,7 +70,16 @@ def zone_call(cx: Context, node, pos, path, scope: Scope, allow_family):
         raise Unresolved
     owner = resolve(cx, node.args[0], path, scope)
     expect(cx, owner, {"player"}, "a zone's owner")
+    no_negative_seat(cx, owner)
     return ir.ZoneRef(pos, "zone", decl, None, owner)
+
+
+def no_negative_seat(cx: Context, owner) -> None:
+    """A seat written as a negative number names no player with any number of players."""
+    value = getattr(owner, "value", None) if isinstance(owner, ir.Lit) else None
+    if type(value) is int and value < 0:
+        cx.error(owner.pos, f"there is no player {value}: seats count from 0", "type",
+                 "the first player is 0; name a seat such as current, next(current) or p from 'for p in seats'")
 
 
 def builtin_call(cx: Context, fn, node, pos, path, scope: Scope):
