@@ -58,8 +58,9 @@ def validate_file(path: str, overrides: dict | None = None) -> list:
     try:
         game = load_game(path, overrides)
         for n in range(game.rules.min_players, game.rules.max_players + 1):
+            program = game.program(n)       # a constant that does not fit fails here, below
             try:
-                game.program(n).initial()
+                program.initial()
             except RuleRuntimeError as exc:
                 raise RulesetError([start_error(exc, n, path)]) from None
     except RulesetError as exc:
