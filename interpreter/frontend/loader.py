@@ -168,22 +168,8 @@ def _yaml_error(file: str, exc: yaml.YAMLError, text: str = "") -> Diagnostic:
     if "'\\t'" in problem:
         message, hint = "YAML syntax error: a tab character; YAML indents with spaces only", \
             "replace the tab with spaces"
-    elif context.startswith("while parsing a flow") and context_mark is not None and problem_mark is not None \
-            and problem_mark.line == context_mark.line and _found(problem) in ("'['", "'{'"):
-        # [move pile[f] to hand]: a bracket inside an unquoted item of a [...] list
-        inside = "[...] list" if "sequence" in context else "{...} mapping"
-        message = f"YAML syntax error: unexpected {_found(problem)} inside this {inside}"
-        row = text.split("\n")[context_mark.line] if text else ""
-        item = row[context_mark.column + 1:row.rfind("]")].strip() if "sequence" in context else ""
-        example = f'["{item}"]' if item and "," not in item and '"' not in item else '["move top of draw to pile[c]"]'
-        hint = f"quote each item that holds brackets or ': ', e.g. {example}"
     elif context.startswith("while parsing a flow") and context_mark is not None:
-        bracket = "[" if "sequence" in context else "{"
-        closer = "]" if bracket == "[" else "}"
-        where = f"line {problem_mark.line + 1}" if problem_mark else "the end of the file"
-        mark = context_mark
-        message = f"YAML syntax error: this '{bracket}' is never closed (found {_found(problem)} on {where})"
-        hint = f"add '{closer}' at the end of the {'list' if bracket == '[' else 'mapping'}"
+        mark, message, hint = _flow_error(problem, context, context_mark, problem_mark, text)
     elif "quoted scalar" in context and context_mark is not None:
         mark = context_mark
         message, hint = "YAML syntax error: this quoted text is never closed", \
@@ -220,6 +206,23 @@ def _yaml_error(file: str, exc: yaml.YAMLError, text: str = "") -> Diagnostic:
             "write key: value, start a list item with '- ', or join the line to the one before"
     line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
     return Diagnostic(Pos(file, line, col), message, "yaml-syntax", hint)
+
+
+def _flow_error(problem: str, context: str, context_mark, problem_mark, text: str) -> tuple:
+    """(mark, message, hint) for a mistake inside a [...] list or {...} mapping written on a line."""
+    if problem_mark is not None and problem_mark.line == context_mark.line and _found(problem) in ("'['", "'{'"):
+        # [move pile[f] to hand]: a bracket inside an unquoted item of a [...] list
+        inside = "[...] list" if "sequence" in context else "{...} mapping"
+        row = text.split("\n")[context_mark.line] if text else ""
+        item = row[context_mark.column + 1:row.rfind("]")].strip() if "sequence" in context else ""
+        example = f'["{item}"]' if item and "," not in item and '"' not in item else '["move top of draw to pile[c]"]'
+        return (problem_mark, f"YAML syntax error: unexpected {_found(problem)} inside this {inside}",
+                f"quote each item that holds brackets or ': ', e.g. {example}")
+    bracket = "[" if "sequence" in context else "{"
+    closer = "]" if bracket == "[" else "}"
+    where = f"line {problem_mark.line + 1}" if problem_mark else "the end of the file"
+    return (context_mark, f"YAML syntax error: this '{bracket}' is never closed (found {_found(problem)} on {where})",
+            f"add '{closer}' at the end of the {'list' if bracket == '[' else 'mapping'}")
 
 
 def _code(line: str) -> str:
