@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 
 from . import checker, ir, loader, schema
+from .check.trees import nodes
 from ..errors import Diagnostic, Pos, RulesetError
 
 CODES = {
@@ -45,24 +46,6 @@ def statements(block):
             yield from statements(getattr(s, attr, None) or [])
         for opt in getattr(s, "options", None) or []:
             yield from statements(opt.body)
-
-
-def nodes(obj):
-    """Every ir object reachable from obj (expressions, statements, declarations), each once."""
-    seen: set = set()
-    stack = [obj]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, (list, tuple, set, frozenset)):
-            stack.extend(x)
-        elif isinstance(x, dict):
-            stack.extend(x.values())
-        elif dataclasses.is_dataclass(x) and not isinstance(x, (type, Pos)):
-            if id(x) in seen:
-                continue
-            seen.add(id(x))
-            yield x
-            stack.extend(getattr(x, f.name) for f in dataclasses.fields(x))
 
 
 def exprs(expr):

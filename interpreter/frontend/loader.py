@@ -243,17 +243,23 @@ def _has_colon(code: str) -> bool:
     return any(code[i] == ":" and (i + 1 == len(code) or code[i + 1] in " \t") for i in range(len(code)))
 
 
-def _colonless_line(text: str, mark):
-    """For "mapping values are not allowed here" on a line whose first 'key:' is the bad one: the
-    line before it, with no ':' at all, whose words the scanner read on into this key (a missing
-    ':' there, as in '- step collect' above 'do: [...]'). None if the mistake is not that."""
-    lines = text.split("\n")
+def _key_line_above(lines: list, mark):
+    """The last line with code above the mark's, when the mark is at its line's first ':'; else None."""
     if mark.line >= len(lines) or _has_colon(_code(lines[mark.line])[:mark.column]):
         return None
     n = mark.line - 1
     while n >= 0 and not _code(lines[n]).strip():
         n -= 1
-    if n < 0:
+    return n if n >= 0 else None
+
+
+def _colonless_line(text: str, mark):
+    """For "mapping values are not allowed here" on a line whose first 'key:' is the bad one: the
+    line before it, with no ':' at all, whose words the scanner read on into this key (a missing
+    ':' there, as in '- step collect' above 'do: [...]'). None if the mistake is not that."""
+    lines = text.split("\n")
+    n = _key_line_above(lines, mark)
+    if n is None:
         return None
     code = _code(lines[n])
     if _has_colon(code) or code.rstrip().endswith((",", "[", "{")) or any(q in code for q in "'\"[{"):
@@ -267,12 +273,8 @@ def _over_indented(text: str, mark):
     'key: value' line above it (YAML read the line on into that value): the key's start, the key
     above and its column. None if the mistake is not that."""
     lines = text.split("\n")
-    if mark.line >= len(lines) or _has_colon(_code(lines[mark.line])[:mark.column]):
-        return None
-    n = mark.line - 1
-    while n >= 0 and not _code(lines[n]).strip():
-        n -= 1
-    if n < 0:
+    n = _key_line_above(lines, mark)
+    if n is None:
         return None
     row, above = lines[mark.line], _code(lines[n])
     indent, above_indent = len(row) - len(row.lstrip(" ")), len(above) - len(above.lstrip(" -"))

@@ -7,8 +7,8 @@ from __future__ import annotations
 import dataclasses
 
 from .. import ir
-from ...errors import Pos
 from .context import Context
+from .trees import nodes
 from .vocabulary import BUILTIN_NAMES, KEYWORDS, MAX_PLAYERS, RANGE_KEY, SET_POS, covers, fraction, value_type
 from .words import a_type, show
 
@@ -199,17 +199,5 @@ def check_added_params(cx: Context, rules: ir.Ruleset) -> None:
 def params_read(rules: ir.Ruleset) -> set:
     """The names of the params some rule reads (every ir.Param reachable from the rules)."""
     skip = {"params", "overrides", "sources"}
-    stack = [getattr(rules, f.name) for f in dataclasses.fields(rules) if f.name not in skip]
-    seen, read = set(), set()
-    while stack:
-        x = stack.pop()
-        if isinstance(x, (list, tuple, set, frozenset)):
-            stack.extend(x)
-        elif isinstance(x, dict):
-            stack.extend(x.values())
-        elif dataclasses.is_dataclass(x) and not isinstance(x, (type, Pos)) and id(x) not in seen:
-            seen.add(id(x))
-            if isinstance(x, ir.Param):
-                read.add(x.name)
-            stack.extend(getattr(x, f.name) for f in dataclasses.fields(x))
-    return read
+    rest = [getattr(rules, f.name) for f in dataclasses.fields(rules) if f.name not in skip]
+    return {x.name for x in nodes(rest) if isinstance(x, ir.Param)}
