@@ -50,7 +50,7 @@ def not_a_seat(seat, players: int) -> str:
     if type(seat) is int:
         return (f"there is no player {seat} with {players} players: the seats are 0 to {players - 1}; "
                 "name a seat such as current, next(current) or p from 'for p in seats'")
-    return f"{seat!r} is not a player: a player is a seat number from 0 to {players - 1}"
+    return f"{show(seat, True)} is not a player: a player is a seat number from 0 to {players - 1}"
 
 
 class NoSeat(KeyError):

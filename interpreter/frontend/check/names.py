@@ -13,7 +13,7 @@ from .context import Context, Scope, Unresolved
 from .resolve import resolver
 from .types import attr_type, constant_values
 from .vocabulary import BUILTIN_NAMES, KEYWORDS
-from .words import unknown_name_hint
+from .words import show, unknown_name_hint
 
 
 @resolver(S.Name)
@@ -81,7 +81,7 @@ def unknown_name(cx: Context, name: str, pos: Pos, path, scope: Scope) -> None:
 def family_without_index(cx: Context, decl: ir.ZoneDecl, pos: Pos) -> None:
     """A zone family named without saying which of its zones."""
     values = constant_values(cx, cx.get(("zones", decl.name, "per")))
-    example = repr(values[0]) if values else "..."
+    example = show(values[0]) if values else "..."
     owner = "(p)" if decl.per_player else ""
     cx.error(pos, f"'{decl.name}' is a family of zones, one per value of its 'per' list; say which one",
              "zone", f"e.g. {decl.name}{owner}[{example}], or {decl.name}{owner}[m] inside a for loop over them")

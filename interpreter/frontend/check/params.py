@@ -156,7 +156,7 @@ def _plain_items(cx: Context, lpath, items: list, what: str, unique: bool) -> No
                      "list plain values, e.g. [red, blue] or [1, 2, 3]")
             return
         if unique and item in seen:
-            cx.error(at(i), f"{lead}{what} must differ, but {item!r} appears twice", code or "zone",
+            cx.error(at(i), f"{lead}{what} must differ, but {show(item)} appears twice", code or "zone",
                      "list each value once")
             return
         seen.append(item)
