@@ -167,7 +167,7 @@ class StatementGen:
 
 def names_cards(cards) -> bool:
     """Whether a set of cards is a filter made only of `attribute == value` tests joined by `and`: it
-    names specific cards (`box where material == m and value == v`), so finding none is a shortfall."""
+    names specific cards (`pile where colour == c and rank == r`), so finding none is a shortfall."""
     if not isinstance(cards, ir.Filter):
         return False
 
