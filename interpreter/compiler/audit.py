@@ -8,6 +8,7 @@ their speed stay as they are.
 from __future__ import annotations
 
 from ..errors import CardrulesError, Diagnostic, Pos, RuleRuntimeError, RulesetError
+from ..frontend.check.words import and_
 from ..runtime.engine import RULE_FAILURES
 from .build import compile_program
 
@@ -79,7 +80,7 @@ def warning(pos, found: list, runs: dict) -> Diagnostic:
     times = sum(1 for *_, p in found if p == players)
     total = runs[(pos, players)]
     often = "" if total == 1 else f", each of its {total} times" if times == total else f", {times} of its {total} times"
-    also = f"; also with {_counts(counts[1:])}" if counts[1:] else ""
+    also = f"; also with {and_([str(n) for n in counts[1:]])}" if counts[1:] else ""
     where = f"with {players} player{'s' if players != 1 else ''}{often}{also}"
     if kind == "deal":
         message = f"in the setup, this deal gave {moved} of the {named} cards it names ({where})"
@@ -96,8 +97,3 @@ def warning(pos, found: list, runs: dict) -> Diagnostic:
             "may give one that no card has) and the card kinds' for lists"
     return Diagnostic(pos, message, CODE, hint, severity="warning")
 
-
-def _counts(counts: list) -> str:
-    """'2', '2 and 3', '2, 3 and 5'."""
-    words = [str(n) for n in counts]
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]

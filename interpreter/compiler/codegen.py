@@ -53,15 +53,15 @@ class CodeGen:
 
     def lam(self, e):
         """A function f(st, c) for an expression (decisions, scoring, bots)."""
-        src = self.x(e, {"@card": "c"})
-        return self.define(f"def _f(st, c):\n    Z = st.zones; V = st.vars\n    return {src}\n", "_f",
-                           {3: e.pos})
+        return self.function_of(self.x(e, {"@card": "c"}), e.pos)
 
     def seat_lam(self, e):
         """A function f(st, c) for a seat (who decides), checked to be one."""
-        src = self.seat_src(e, {"@card": "c"})
-        return self.define(f"def _f(st, c):\n    Z = st.zones; V = st.vars\n    return {src}\n", "_f",
-                           {3: e.pos})
+        return self.function_of(self.seat_src(e, {"@card": "c"}), e.pos)
+
+    def function_of(self, src: str, pos):
+        """The function f(st, c) that returns the expression `src` (the rule at pos)."""
+        return self.define(f"def _f(st, c):\n    Z = st.zones; V = st.vars\n    return {src}\n", "_f", {3: pos})
 
     def define(self, text: str, name: str, where: dict | None = None):
         """Compile generated text and return the function `name` it defines; `where` maps its line

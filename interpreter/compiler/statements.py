@@ -159,7 +159,6 @@ class StatementGen:
                 f"        E.place(st, _cs, {d}, {b})",
                 f"        if st.log is not None: E.log_move(st, _z, {d}, _cs, {vis}, {b})"]
 
-
     def report(self, s, kind: str, named: str, moved: str) -> str:
         """The line that tells the audit how many cards a move named and how many it moved."""
         return f"{self.audit}(st, {self.gen.k(s.pos)}, {kind!r}, {named}, len({moved}))"

@@ -35,6 +35,7 @@ from ..runtime.decisions import show
 from ..runtime.engine import DEFAULT_LIMITS
 from ..seats.bots import BOTS, make_bot
 from . import play, record_check, records, simulate     # as modules: a test replaces simulate.simulate to make a bug
+from .play import plural
 
 PROG = "cardrules"
 
@@ -195,10 +196,6 @@ def print_diagnostics(diagnostics: list) -> None:
                 err(text)
         if d.hint:
             err(f"    hint: {d.hint}")
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}{'s' if n != 1 else ''}"
 
 
 def console(stderr: bool = False):
