@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from . import engine as E
 from . import rng
 from .decisions import normalise, show
-from .helpers import alike_guard
 from ..errors import IllegalMove, RuleRuntimeError
 
 
@@ -55,7 +54,6 @@ class Program:
         self.end_fn, self.score_fn, self.eval_fn, self.tiebreak_fns = c.end_fn, c.score_fn, c.eval_fn, c.tiebreak_fns
         self.const = c.const
         self._initial_code = c.initial_code
-        self._alike = alike_guard(lay.card_type, lay.type_names, lay.zone_decl, lay.zone_names)
         self._initial = None
 
     def new_state(self, seed: int = 0, log: bool = False, record: bool = False, script=None) -> E.State:
@@ -74,10 +72,6 @@ class Program:
         st.script = None if script is None else list(script)
         E.run(st, self.code, self.where, self.limits.steps, self.loops)
         return st
-
-    def check_alike(self, st: E.State, cards: list, d: int, pos) -> None:
-        """A zone declared `alike` takes one card type while it is empty: refuse a mixed move into it."""
-        self._alike(st, cards, d, pos)
 
     def initial(self) -> tuple:
         """Cards in their start zones, variables set, and the setup's deterministic first statements
