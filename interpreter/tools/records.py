@@ -1,7 +1,7 @@
 """Records: one game as JSON (every random outcome, every move in canonical text, the result)."""
 from __future__ import annotations
 
-from ..errors import IllegalMove, RecordError, RuleRuntimeError
+from ..errors import IllegalMove, RecordError
 from ..compiler.game import Game
 from .record_check import FORMAT, check_record
 from .safe_text import clipped, quoted
@@ -17,8 +17,7 @@ def play_game(game: Game, players: int, seed: int, bots: list, record: bool = Fa
     while not st.over:
         legal = program.legal_moves(st)
         if not legal:
-            raise RuleRuntimeError(st.pending.pos, f"decision '{st.pending.name}' has no legal option "
-                                   f"for seat {st.decider} in turn {st.turn}")
+            raise program.stuck(st)
         move = bots[st.decider].choose(program, st, legal)
         if record:
             moves.append((st.decider, program.move_text(st, move)))
