@@ -416,13 +416,14 @@ def test_a_rule_failing_in_simulate_names_the_game_and_the_record_command_that_p
 @pytest.mark.parametrize("g", [0, 3])
 def test_record_game_g_plays_game_g_of_simulate_move_for_move(capsys, monkeypatch, g):
     played = []
-    real = interpreter_simulate().play_game
+    real = interpreter_simulate().observe_game
 
-    def keep(game, players, seed, bots, record=False, log=False):
-        program, st, moves = real(game, players, seed, bots, record=True, log=log)
+    def keep(*args, **kwargs):
+        moves = []
+        found = real(*args, **kwargs, moves=moves)
         played.append(moves)
-        return program, st, moves
-    monkeypatch.setattr(interpreter_simulate(), "play_game", keep)
+        return found
+    monkeypatch.setattr(interpreter_simulate(), "observe_game", keep)
     simulate_json(capsys, "--players", "3", "--games", str(g + 1), "--seed", "9", "--bots", "greedy,random,automa")
     code, out, err = call(capsys, "record", R_ECO, "--players", "3", "--seed", "9", "--game", str(g),
                           "--bots", "greedy,random,automa")

@@ -18,192 +18,24 @@ import sys
 import time
 import traceback
 from dataclasses import replace
-from typing import NamedTuple
-
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
-from rich.text import Text
 
 from ..compiler.game import file_warnings, load_game
 from ..errors import CardrulesError, Diagnostic, Pos, RecordError, RuleRuntimeError, RulesetError, UsageError
-from ..frontend.loader import MAX_FILE_BYTES, load_value
-from ..frontend.reading import read_lines, read_text
+from ..frontend.reading import read_text
 from ..frontend.schema import SCHEMA_PATH
 from ..runtime import rng
 from ..runtime.decisions import show
-from ..runtime.engine import DEFAULT_LIMITS
-from ..seats.bots import BOTS, make_bot
-from . import play, record_check, records, simulate     # as modules: a test replaces simulate.simulate to make a bug
+from ..seats.bots import make_bot
+from . import play, record_check, records, simulate
+from .batch import add_batch_commands
+from .variants import add_variant_commands
+from .options import (Shared, bot_list, check_bot, known_bots, limits_of, load, non_negative_int,  # noqa: F401
+                      positive_float,
+                      overrides_of, print_warnings, seat_option, set_option, shared_options)
+from .output import caret_lines, console, err, out, players_text, print_diagnostics, print_json  # noqa: F401
 from .play import plural
 
 PROG = "cardrules"
-
-
-# ---- argument types ----
-def set_option(text: str) -> tuple:
-    """NAME=VALUE with VALUE read as YAML (6 is an int, [0,1] a list), through the same guards as a
-    ruleset file. A bad VALUE gives (NAME, RulesetError at --set:1:COL), raised by overrides_of
-    once the command runs, so that it is reported like every error of a ruleset (and in --json)."""
-    name, eq, value = text.partition("=")
-    if not eq or not name.strip():
-        raise argparse.ArgumentTypeError(f"'{text}' is not NAME=VALUE")
-    try:
-        return name.strip(), load_value(value, "--set", len(name) + 2)
-    except RulesetError as exc:
-        return name.strip(), exc
-
-
-def seat_option(text: str) -> tuple:
-    """K=BOT: seat K (from 0) is played by the named bot."""
-    seat, eq, name = text.partition("=")
-    if not eq or not seat.strip().isdigit() or not name.strip():
-        raise argparse.ArgumentTypeError(f"'{text}' is not SEAT=BOT (e.g. 1=greedy)")
-    return int(seat), name.strip()
-
-
-def positive_int(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {n}")
-    return n
-
-
-def non_negative_int(text: str) -> int:
-    if not text.strip().isascii() or not text.strip().isdigit() or len(text.strip()) > 18:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a game number (0, 1, 2, …)")
-    return int(text)
-
-
-def positive_float(text: str) -> float:
-    try:
-        x = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
-    if not x > 0:
-        raise argparse.ArgumentTypeError(f"must be more than 0, not {text}")
-    return x
-
-
-def known_bots() -> str:
-    return ", ".join(sorted(BOTS))
-
-
-def check_bot(name: str) -> str:
-    if name not in BOTS:
-        raise UsageError(f"unknown bot '{name}'; known bots: {known_bots()}")
-    return name
-
-
-def bot_list(spec: str, players: int) -> list:
-    """--bots NAME[,NAME…]: one name for every seat, or exactly one per seat in seat order."""
-    names = [n.strip() for n in spec.split(",")]
-    for name in names:
-        check_bot(name)
-    if len(names) == 1:
-        return names * players
-    if len(names) != players:
-        raise UsageError(f"--bots names {len(names)} bots for {players} players: give one name for every "
-                         f"seat or exactly one per seat (known bots: {known_bots()})")
-    return names
-
-
-# ---- helpers ----
-def overrides_of(args) -> dict:
-    """The --set options as {NAME: VALUE}; a value that was not valid YAML raises its RulesetError."""
-    given = args.set or []
-    bad = [d for _, value in given if isinstance(value, RulesetError) for d in value.diagnostics]
-    if bad:
-        raise RulesetError(bad)
-    return dict(given)
-
-
-def limits_of(args):
-    """The run-time guards from --max-steps, --max-loops, --max-turns and --max-moves (defaults where
-    not given; see engine.Limits)."""
-    given = {name: getattr(args, f"max_{name}", None) for name in ("steps", "loops", "turns", "moves")}
-    return replace(DEFAULT_LIMITS, **{k: v for k, v in given.items() if v is not None})
-
-
-def load(args):
-    """The game of a command that runs a ruleset; the linter's warnings go to stderr first."""
-    game = load_game(args.ruleset, overrides_of(args), limits_of(args))
-    print_warnings(args.ruleset, overrides_of(args), game)
-    return game
-
-
-def print_warnings(path: str, overrides: dict, game) -> None:
-    """What `validate` warns about a ruleset that loads, printed once to stderr (stdout stays clean
-    for --json)."""
-    try:
-        warnings = file_warnings(path, overrides, game)
-    except RulesetError as exc:         # the linter's own errors are validate's to report
-        warnings = [d for d in exc.diagnostics if d.severity == "warning"]
-    print_diagnostics(list(dict.fromkeys(warnings)))
-
-
-def out(text: str = "") -> None:
-    print(text, file=sys.stdout)
-
-
-def err(text: str) -> None:
-    print(text, file=sys.stderr)
-
-
-def print_json(doc) -> None:
-    sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
-
-
-def source_line(file: str, line: int, cache: dict | None = None) -> str | None:
-    """Line `line` (1-based) of a file, without its line break; None if it cannot be read."""
-    cache = {} if cache is None else cache
-    if file not in cache:
-        cache[file] = read_lines(file, MAX_FILE_BYTES)     # bounded, like every read of a user's file
-    lines = cache[file]
-    if not lines or not 1 <= line <= len(lines):
-        return None
-    return lines[line - 1].rstrip("\r")
-
-
-def caret_lines(file: str, line: int, col: int, cache: dict | None = None, width: int = 100) -> list:
-    """The source line at a position and a caret under its column (long lines cut around it)."""
-    text = source_line(file, line, cache)
-    if text is None or not text.strip():
-        return []
-    col = max(1, min(col, len(text) + 1))
-    start = 0
-    if len(text) > width:
-        start = max(0, min(col - 1 - width // 2, len(text) - width))
-    shown = text[start:start + width]
-    lead = "…" if start > 0 else ""
-    tail = "…" if start + width < len(text) else ""
-    under = "".join(ch if ch == "\t" else " " for ch in shown[:col - 1 - start])
-    return [f"    {lead}{shown}{tail}", f"    {' ' * len(lead)}{under}^"]
-
-
-def print_diagnostics(diagnostics: list) -> None:
-    """Every diagnostic as file:line:col: message, then the line of the file with a caret under the
-    column, then the hint on its own indented line."""
-    files: dict = {}        # each file read once
-    for d in diagnostics:
-        label = "" if d.severity == "error" else f"{d.severity}: "
-        err(f"{d.pos}: {label}{d.message}")
-        if d.pos.line > 0 and d.pos.file != "--set":
-            for text in caret_lines(d.pos.file, d.pos.line, d.pos.col, files):
-                err(text)
-        if d.hint:
-            err(f"    hint: {d.hint}")
-
-
-def console(stderr: bool = False):
-    return Console(file=sys.stderr if stderr else sys.stdout, highlight=False)
-
-
-def players_text(lo: int, hi: int) -> str:
-    return f"{lo} player{'s' if lo != 1 else ''}" if lo == hi else f"{lo}–{hi} players"
 
 
 # ---- commands ----
@@ -301,56 +133,8 @@ def cmd_schema(args) -> int:
     return 0
 
 
-def progress_lines(total: int, start: float):
-    """A progress callback that prints a line to stderr after every tenth of the games."""
-    step = max(1, total // 10)
-
-    def report(done: int) -> None:
-        if done % step and done != total:
-            return
-        spent = time.perf_counter() - start
-        left = spent / done * (total - done)
-        print(f"simulate: {done}/{total} games, {spent:.0f} s" + (f", about {left:.0f} s left" if left >= 1 else ""),
-              file=sys.stderr, flush=True)
-    return report
 
 
-def cmd_simulate(args) -> int:
-    """Bot games in bulk, reduced to statistics."""
-    game = load(args)
-    game.check_players(args.players)
-    names = bot_list(args.bots, args.players)
-    if args.progress:                   # plain lines, for a log or a pipe
-        stats = simulate.simulate(game, args.players, args.games, args.seed, names,
-                         progress=progress_lines(args.games, time.perf_counter()))
-    elif sys.stderr.isatty():           # a bar on the terminal (stdout stays clean for --json)
-        with Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                      console=console(stderr=True), transient=True) as bar:
-            task = bar.add_task("games", total=args.games)
-            stats = simulate.simulate(game, args.players, args.games, args.seed, names,
-                             progress=lambda done: bar.update(task, completed=done))
-    else:
-        stats = simulate.simulate(game, args.players, args.games, args.seed, names)
-    if args.json:
-        print_json(stats)
-        return 0
-    # Text, not a markup string: a name such as "[bold]x[/]" is shown as written
-    table = Table(title=Text(f"{game.name}: {args.games} games, {args.players} players, seed {args.seed}"))
-    table.add_column("seat", justify="right")
-    table.add_column("bot")
-    table.add_column("mean score", justify="right")
-    table.add_column("sd", justify="right")
-    table.add_column("win share", justify="right")
-    score = stats["score"]
-    for k in range(args.players):
-        table.add_row(str(k), Text(names[k]), f"{score['mean_by_seat'][k]:.2f}", f"{score['sd_by_seat'][k]:.2f}",
-                      f"{stats['wins_by_seat'][k]:.1%}")
-    console().print(table)
-    for key in ("turns", "moves"):
-        s = stats[key]
-        out(f"{key}: {s['mean']:.1f} ± {s['sd']:.1f} (min {s['min']} – max {s['max']})")
-    out(f"{stats['games']} games in {stats['seconds']:.2f} s: {stats['games_per_second']:.1f} games/s")
-    return 0
 
 
 def cmd_record(args) -> int:
@@ -491,48 +275,6 @@ def cmd_play(args) -> int:
 
 
 # ---- the parser ----
-class Shared(NamedTuple):
-    """The option sets several commands share (argparse parents)."""
-
-    common: argparse.ArgumentParser     # every command: --debug
-    ruleset: argparse.ArgumentParser    # RULESET and --set
-    players: argparse.ArgumentParser    # --players
-    bots: argparse.ArgumentParser       # --bots
-    limits: argparse.ArgumentParser     # the run-time guards (engine.Limits)
-
-
-def shared_options() -> Shared:
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
-                        help="show the full traceback of an internal error")
-    ruleset = argparse.ArgumentParser(add_help=False)
-    ruleset.add_argument("ruleset", metavar="RULESET", help="the ruleset file (YAML)")
-    ruleset.add_argument("--set", metavar="NAME=VALUE", type=set_option, action="append",
-                         help="replace a parameter for this run (VALUE is YAML; NAME.PLAYERS=VALUE replaces "
-                              "one row of a player-count table); repeatable")
-    bots = argparse.ArgumentParser(add_help=False)
-    bots.add_argument("--bots", default="random", metavar="NAME[,NAME…]",
-                      help=f"one bot for every seat, or one per seat in seat order (default random; known: "
-                           f"{known_bots()})")
-    players = argparse.ArgumentParser(add_help=False)
-    players.add_argument("--players", "-n", type=positive_int, required=True, metavar="N",
-                         help="number of players")
-    return Shared(common, ruleset, players, bots, limit_options())
-
-
-def limit_options() -> argparse.ArgumentParser:
-    """--max-steps, --max-loops, --max-turns and --max-moves, with the defaults of engine.Limits."""
-    D = DEFAULT_LIMITS
-    limits = argparse.ArgumentParser(add_help=False)
-    group = limits.add_argument_group("run-time guards (a ruleset that passes one stops with an error naming the rule)")
-    group.add_argument("--max-steps", type=positive_int, metavar="N",
-                       help=f"rule steps between two decisions (default {D.steps:,})")
-    group.add_argument("--max-loops", type=positive_int, metavar="N",
-                       help=f"rounds of one while loop with no decision in it (default {D.loops:,})")
-    group.add_argument("--max-turns", type=positive_int, metavar="N", help=f"turns in one game (default {D.turns:,})")
-    group.add_argument("--max-moves", type=positive_int, metavar="N",
-                       help=f"legal moves of one decision (default {D.moves:,})")
-    return limits
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -543,6 +285,8 @@ def build_parser() -> argparse.ArgumentParser:
                                             "2 usage error or unreadable file, 3 internal error")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     add_check_commands(sub, shared)
+    add_batch_commands(sub, shared)
+    add_variant_commands(sub, shared)
     add_game_commands(sub, shared)
     return parser
 
@@ -567,19 +311,8 @@ def add_check_commands(sub, shared: Shared) -> None:
 
 
 def add_game_commands(sub, shared: Shared) -> None:
-    """simulate, record, replay, bench and play."""
+    """record, replay, bench and play."""
     common, ruleset, players, bots, limits = shared
-    p = sub.add_parser("simulate", parents=[common, ruleset, players, bots, limits],
-                       help="play many bot games and print statistics")
-    p.add_argument("--games", "-g", type=positive_int, default=100, metavar="G", help="games (default 100)")
-    p.add_argument("--seed", type=int, default=0, metavar="S",
-                   help="seed of the run (default 0); game g uses rng.derive(S, g)")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--progress", action="store_true",
-                   help="print a progress line to stderr after every tenth of the games (on a terminal "
-                        "a progress bar shows anyway)")
-    p.set_defaults(func=cmd_simulate)
-
     p = sub.add_parser("record", parents=[common, ruleset, players, bots, limits],
                        help="play one bot game and write its record (JSON)")
     p.add_argument("--seed", type=int, default=0, metavar="S",

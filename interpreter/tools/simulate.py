@@ -12,14 +12,17 @@ import shlex
 import statistics
 import time
 
+from ..analysis.intervals import wilson
+from ..analysis.metrics import summarise
 from ..errors import RuleRuntimeError
 from ..runtime import rng
 from ..runtime.engine import DEFAULT_LIMITS
 from ..seats.bots import make_bot
 from ..compiler.game import Game
-from .records import play_game
+from .observe import observe_game
 
 BOT_SEED_STRIDE = 1_000_003
+AUTO_BATCH = 200            # --games auto plays this many games between two looks at the intervals
 
 
 def game_seed(seed: int, g: int) -> int:
@@ -57,47 +60,87 @@ def spread(values: list) -> dict:
             "min": min(values), "max": max(values)}
 
 
-def simulate(game: Game, players: int, games: int, seed: int, bot_names: list, progress=None) -> dict:
-    """Play `games` bot games and return their statistics; `progress(done)` is called after each game."""
+def run_meta(game: Game, players: int, seed: int) -> dict:
+    """What every line of a results file says about the run it belongs to."""
+    return {"ruleset": game.path, "name": game.name, "sha256": game.sha256, "players": players,
+            "seed": seed, "overrides": dict(game.overrides)}
+
+
+def play_one(game: Game, players: int, seed: int, g: int, bot_names: list, track: bool = True,
+             coverage: bool = False) -> dict:
+    """Game g of the run seeded with `seed`: its per-game record (the results file's line)."""
+    bots = [make_bot(name, bot_seed(seed, g, k)) for k, name in enumerate(bot_names)]
+    try:
+        found = observe_game(game, players, game_seed(seed, g), bots, track=track, coverage=coverage)
+    except RuleRuntimeError as exc:
+        raise failed_in_game(exc, game, players, seed, g, bot_names) from None
+    return {"game": g, **found, "bots": list(bot_names), "run": run_meta(game, players, seed)}
+
+
+def check_run(players: int, games, bot_names: list) -> None:
     if len(bot_names) != players:
         raise ValueError(f"need one bot name per seat ({players}), got {len(bot_names)}")
-    if games < 1:
+    if games is not None and games < 1:
         raise ValueError("need at least one game")
-    game.program(players)                       # compile (and check the player count) before timing
-    turns, moves = [], []
-    scores = [[] for _ in range(players)]
-    wins = [0.0] * players
+
+
+def simulate(game: Game, players: int, games, seed: int, bot_names: list, progress=None, results=None,
+             track: bool = True, coverage: bool = False, precision: float | None = None,
+             max_games: int = 100_000) -> dict:
+    """Play bot games and return their statistics; `progress(done)` is called after each game and
+    `results(record)` with each game's record. With games=None, play batches of AUTO_BATCH until
+    every seat's win-share interval is narrower than ±precision (a fraction), or max_games."""
+    check_run(players, games, bot_names)
+    game.program(players, coverage=True) if coverage else game.program(players)   # compile before timing
+    records, target = [], games if games is not None else AUTO_BATCH
     start = time.perf_counter()
-    for g in range(games):
-        bots = [make_bot(name, bot_seed(seed, g, k)) for k, name in enumerate(bot_names)]
-        try:
-            program, st, _ = play_game(game, players, game_seed(seed, g), bots, record=False)
-        except RuleRuntimeError as exc:
-            raise failed_in_game(exc, game, players, seed, g, bot_names) from None
-        result = program.result(st)
-        turns.append(st.turn)
-        moves.append(st.moves)
-        for k, s in enumerate(result["scores"]):
-            scores[k].append(s)
-        share = 1.0 / len(result["winners"])
-        for k in result["winners"]:
-            wins[k] += share
-        if progress is not None:
-            progress(g + 1)
+    while True:
+        for g in range(len(records), target):
+            records.append(play_one(game, players, seed, g, bot_names, track, coverage))
+            if results is not None:
+                results(records[-1])
+            if progress is not None:
+                progress(g + 1)
+        if games is not None or precise_enough(records, players, precision) or target >= max_games:
+            break
+        target = min(max_games, target + AUTO_BATCH)
     seconds = time.perf_counter() - start
-    return {
-        "ruleset": game.path,
-        "name": game.name,
-        "overrides": dict(game.overrides),
-        "players": players,
-        "games": games,
-        "seed": seed,
-        "bots": list(bot_names),
-        "turns": spread(turns),
-        "moves": spread(moves),
+    points = game.program(players, coverage=True).coverage_points if coverage else None
+    return summary(game, players, seed, bot_names, records, seconds, points)
+
+
+def win_shares(records: list, players: int) -> list:
+    """Each seat's share of the wins, a tie split between the winners (in game order, as always)."""
+    wins = [0.0] * players
+    for r in records:
+        share = 1.0 / len(r["winners"])
+        for k in r["winners"]:
+            wins[k] += share
+    return wins
+
+
+def precise_enough(records: list, players: int, precision: float) -> bool:
+    """Is every seat's 95 % win-share interval narrower than ±precision?"""
+    wins = win_shares(records, players)
+    return all((hi - lo) / 2 < precision for lo, hi in (wilson(w, len(records)) for w in wins))
+
+
+def summary(game_or_meta, players: int, seed: int, bot_names: list, records: list, seconds,
+            points=None) -> dict:
+    """Today's numbers (unchanged) and, next to them, intervals and the balance metrics."""
+    meta = game_or_meta if isinstance(game_or_meta, dict) else run_meta(game_or_meta, players, seed)
+    games = len(records)
+    scores = [[r["scores"][k] for r in records] for k in range(players)]
+    doc = {
+        "ruleset": meta["ruleset"], "name": meta["name"], "overrides": dict(meta["overrides"]),
+        "players": players, "games": games, "seed": seed, "bots": list(bot_names),
+        "turns": spread([r["turns"] for r in records]),
+        "moves": spread([r["moves"] for r in records]),
         "score": {"mean_by_seat": [statistics.fmean(s) for s in scores],
                   "sd_by_seat": [statistics.pstdev(s) for s in scores]},
-        "wins_by_seat": [w / games for w in wins],
+        "wins_by_seat": [w / games for w in win_shares(records, players)],
         "seconds": seconds,
-        "games_per_second": games / max(seconds, 1e-9),
+        "games_per_second": games / max(seconds, 1e-9) if seconds is not None else None,
     }
+    doc.update(summarise(records, players, list(bot_names), points=points))
+    return doc

@@ -1,0 +1,57 @@
+"""One bot game watched as it is played: the per-game record of `simulate --results`.
+
+Besides the result it keeps what the analysis needs and the final state cannot tell: decisions
+per seat, how many legal moves each decision had, every seat's score at the end of each turn, the
+designer's `stats:` at the end, and which rules ran (coverage, with an instrumented program).
+"""
+from __future__ import annotations
+
+from ..compiler.game import Game
+
+
+def observe_game(game: Game, players: int, seed: int, bots: list, track: bool = True,
+                 coverage: bool = False, moves: list | None = None) -> dict:
+    """Play one game (deal seed `seed`, one bot per seat) and return its per-game record; every
+    move's (seat, canonical text) is appended to `moves` when a list is given."""
+    program = game.program(players, coverage=True) if coverage else game.program(players)
+    # bots that play from their seat's view read it from the events, so those are kept
+    log = any(getattr(b, "uses_view", False) for b in bots)
+    if coverage:
+        program.count_coverage(True)
+    st = program.new_state(seed, log=log)
+    decisions, choices, turns = [0] * players, {}, []
+    last_turn = st.turn
+    while not st.over:
+        legal = program.legal_moves(st)
+        if not legal:
+            raise program.stuck(st)
+        choices[len(legal)] = choices.get(len(legal), 0) + 1
+        decider = st.decider
+        decisions[decider] += 1
+        if coverage:        # only the real game counts: bots' look-ahead runs on copies meanwhile
+            program.count_coverage(False)
+        move = bots[decider].choose(program, st, legal)
+        if coverage:
+            program.count_coverage(True)
+        if moves is not None:
+            moves.append((decider, program.move_text(st, move)))
+        program.apply(st, move)
+        if track and st.turn != last_turn and not st.over:
+            turns.append(standing(program, st))
+            last_turn = st.turn
+    result = program.result(st)
+    found = {"seed": seed, "scores": result["scores"], "winners": result["winners"], "turns": st.turn,
+             "moves": st.moves, "decisions": decisions,
+             "choices": {str(n): choices[n] for n in sorted(choices)}}
+    if track:
+        found["track"] = turns + [standing(program, st)]
+    found["stats"] = program.stat_values(st) if getattr(program, "stat_names", None) else {}
+    if coverage:
+        program.count_coverage(False)
+        found["coverage"], found["moved"] = program.take_coverage()
+    return found
+
+
+def standing(program, st) -> list:
+    """Every seat's evaluation (its score, or the ruleset's bots.eval) as the game stands."""
+    return [program.evaluate(st, p) for p in range(program.players)]

@@ -1,0 +1,161 @@
+"""The command line's argument types and the option sets several commands share, and loading the
+ruleset a command runs (its validate warnings printed once to stderr)."""
+from __future__ import annotations
+
+import argparse
+from dataclasses import replace
+from typing import NamedTuple
+
+from ..compiler.game import file_warnings, load_game
+from ..errors import RulesetError, UsageError
+from ..frontend.loader import load_value
+from ..runtime.engine import DEFAULT_LIMITS
+from ..seats.bots import BOTS
+from .output import print_diagnostics
+
+
+def set_option(text: str) -> tuple:
+    """NAME=VALUE with VALUE read as YAML (6 is an int, [0,1] a list), through the same guards as a
+    ruleset file. A bad VALUE gives (NAME, RulesetError at --set:1:COL), raised by overrides_of
+    once the command runs, so that it is reported like every error of a ruleset (and in --json)."""
+    name, eq, value = text.partition("=")
+    if not eq or not name.strip():
+        raise argparse.ArgumentTypeError(f"'{text}' is not NAME=VALUE")
+    try:
+        return name.strip(), load_value(value, "--set", len(name) + 2)
+    except RulesetError as exc:
+        return name.strip(), exc
+
+
+def seat_option(text: str) -> tuple:
+    """K=BOT: seat K (from 0) is played by the named bot."""
+    seat, eq, name = text.partition("=")
+    if not eq or not seat.strip().isdigit() or not name.strip():
+        raise argparse.ArgumentTypeError(f"'{text}' is not SEAT=BOT (e.g. 1=greedy)")
+    return int(seat), name.strip()
+
+
+def positive_int(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {n}")
+    return n
+
+
+def non_negative_int(text: str) -> int:
+    if not text.strip().isascii() or not text.strip().isdigit() or len(text.strip()) > 18:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a game number (0, 1, 2, …)")
+    return int(text)
+
+
+def positive_float(text: str) -> float:
+    try:
+        x = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
+    if not x > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0, not {text}")
+    return x
+
+
+def known_bots() -> str:
+    return ", ".join(sorted(BOTS))
+
+
+def check_bot(name: str) -> str:
+    if name not in BOTS:
+        raise UsageError(f"unknown bot '{name}'; known bots: {known_bots()}")
+    return name
+
+
+def bot_list(spec: str, players: int) -> list:
+    """--bots NAME[,NAME…]: one name for every seat, or exactly one per seat in seat order."""
+    names = [n.strip() for n in spec.split(",")]
+    for name in names:
+        check_bot(name)
+    if len(names) == 1:
+        return names * players
+    if len(names) != players:
+        raise UsageError(f"--bots names {len(names)} bots for {players} players: give one name for every "
+                         f"seat or exactly one per seat (known bots: {known_bots()})")
+    return names
+
+
+def overrides_of(args) -> dict:
+    """The --set options as {NAME: VALUE}; a value that was not valid YAML raises its RulesetError."""
+    given = args.set or []
+    bad = [d for _, value in given if isinstance(value, RulesetError) for d in value.diagnostics]
+    if bad:
+        raise RulesetError(bad)
+    return dict(given)
+
+
+def limits_of(args):
+    """The run-time guards from --max-steps, --max-loops, --max-turns and --max-moves (defaults where
+    not given; see engine.Limits)."""
+    given = {name: getattr(args, f"max_{name}", None) for name in ("steps", "loops", "turns", "moves")}
+    return replace(DEFAULT_LIMITS, **{k: v for k, v in given.items() if v is not None})
+
+
+def load(args):
+    """The game of a command that runs a ruleset; the linter's warnings go to stderr first."""
+    game = load_game(args.ruleset, overrides_of(args), limits_of(args))
+    print_warnings(args.ruleset, overrides_of(args), game)
+    return game
+
+
+def print_warnings(path: str, overrides: dict, game) -> None:
+    """What `validate` warns about a ruleset that loads, printed once to stderr (stdout stays clean
+    for --json)."""
+    try:
+        warnings = file_warnings(path, overrides, game)
+    except RulesetError as exc:         # the linter's own errors are validate's to report
+        warnings = [d for d in exc.diagnostics if d.severity == "warning"]
+    print_diagnostics(list(dict.fromkeys(warnings)))
+
+
+class Shared(NamedTuple):
+    """The option sets several commands share (argparse parents)."""
+
+    common: argparse.ArgumentParser     # every command: --debug
+    ruleset: argparse.ArgumentParser    # RULESET and --set
+    players: argparse.ArgumentParser    # --players
+    bots: argparse.ArgumentParser       # --bots
+    limits: argparse.ArgumentParser     # the run-time guards (engine.Limits)
+
+
+def shared_options() -> Shared:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
+                        help="show the full traceback of an internal error")
+    ruleset = argparse.ArgumentParser(add_help=False)
+    ruleset.add_argument("ruleset", metavar="RULESET", help="the ruleset file (YAML)")
+    ruleset.add_argument("--set", metavar="NAME=VALUE", type=set_option, action="append",
+                         help="replace a parameter for this run (VALUE is YAML; NAME.PLAYERS=VALUE replaces "
+                              "one row of a player-count table); repeatable")
+    bots = argparse.ArgumentParser(add_help=False)
+    bots.add_argument("--bots", default="random", metavar="NAME[,NAME…]",
+                      help=f"one bot for every seat, or one per seat in seat order (default random; known: "
+                           f"{known_bots()})")
+    players = argparse.ArgumentParser(add_help=False)
+    players.add_argument("--players", "-n", type=positive_int, required=True, metavar="N",
+                         help="number of players")
+    return Shared(common, ruleset, players, bots, limit_options())
+
+
+def limit_options() -> argparse.ArgumentParser:
+    """--max-steps, --max-loops, --max-turns and --max-moves, with the defaults of engine.Limits."""
+    D = DEFAULT_LIMITS
+    limits = argparse.ArgumentParser(add_help=False)
+    group = limits.add_argument_group("run-time guards (a ruleset that passes one stops with an error naming the rule)")
+    group.add_argument("--max-steps", type=positive_int, metavar="N",
+                       help=f"rule steps between two decisions (default {D.steps:,})")
+    group.add_argument("--max-loops", type=positive_int, metavar="N",
+                       help=f"rounds of one while loop with no decision in it (default {D.loops:,})")
+    group.add_argument("--max-turns", type=positive_int, metavar="N", help=f"turns in one game (default {D.turns:,})")
+    group.add_argument("--max-moves", type=positive_int, metavar="N",
+                       help=f"legal moves of one decision (default {D.moves:,})")
+    return limits

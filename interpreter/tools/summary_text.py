@@ -1,0 +1,130 @@
+"""A run's summary as the terminal shows it: the seat table with intervals, the metrics one line
+each, the designer's stats, what never ran, and compact histograms of scores and game length."""
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+
+from .report_text import text_histogram
+
+
+def pm(x: dict | None, percent: bool = False, digits: int = 2) -> str:
+    """52.2 % ± 2.8 for a share, 41.30 ± 0.52 for a mean; '–' when not measured."""
+    if not x or x.get("value") is None:
+        return "–"
+    v, (lo, hi) = x["value"], x["ci95"] if x.get("ci95") else (x["value"], x["value"])
+    half = max(v - lo, hi - v)
+    if percent:
+        return f"{v:.1%} ± {half * 100:.1f}"
+    return f"{v:.{digits}f} ± {half:.{digits}f}"
+
+
+def print_summary(console, doc: dict) -> None:
+    """Everything a run measured, for a reader at a terminal (Text, not markup: names are shown as written)."""
+    console.print(seat_table(doc))
+    m = doc.get("metrics") or {}
+    for line in seat_lines(m) + metric_lines(doc, m):
+        console.print(Text(line))
+    stats = m.get("stats") or {}
+    if stats:
+        console.print(stats_table(doc, stats))
+    for line in coverage_lines(m):
+        console.print(Text(line))
+    for line in histogram_lines(doc):
+        console.print(Text(line))
+    if doc.get("seconds") is not None:
+        console.print(Text(f"{doc['games']} games in {doc['seconds']:.2f} s: {doc['games_per_second']:.1f} games/s"))
+
+
+def seat_table(doc: dict) -> Table:
+    iv = doc.get("intervals") or {}
+    table = Table(title=Text(f"{doc['name']}: {doc['games']} games, {doc['players']} players, seed {doc['seed']}"
+                             + "".join(f", {k}={v}" for k, v in doc.get("overrides", {}).items())))
+    for name, justify in (("seat", "right"), ("bot", "left"), ("mean score ± 95 %", "right"), ("sd", "right"),
+                          ("win share ± 95 %", "right")):
+        table.add_column(name, justify=justify)
+    for k in range(doc["players"]):
+        score = (iv.get("score_by_seat") or [None] * doc["players"])[k] or {
+            "value": doc["score"]["mean_by_seat"][k], "ci95": None}
+        wins = (iv.get("wins_by_seat") or [None] * doc["players"])[k] or {"value": doc["wins_by_seat"][k]}
+        table.add_row(str(k), Text(doc["bots"][k]), pm(score), f"{doc['score']['sd_by_seat'][k]:.2f}",
+                      pm(wins, percent=True))
+    return table
+
+
+def seat_lines(m: dict) -> list:
+    adv = m.get("seat_advantage")
+    if not adv or adv.get("p") is None:
+        return []
+    fair = f"fair share {adv['fair_share']:.1%}; chi-square {adv['chi2']:.2f}, {adv['df']} df, p = {adv['p']:.3g}"
+    if adv.get("distinguishable"):
+        return [f"seat advantage: the seats' win shares differ ({fair})"]
+    return [f"seat advantage: the seats cannot be told apart at this sample size ({fair})"]
+
+
+def metric_lines(doc: dict, m: dict) -> list:
+    """One line per metric, each number with its 95 % interval."""
+    lines = []
+    length = m.get("length") or {}
+    for key in ("turns", "moves"):
+        part = length.get(key) or {}
+        s = doc[key]
+        median = f", median {pm(part.get('median'), digits=1)}" if part.get("median") else ""
+        lines.append(f"{key}: mean {pm(part.get('mean') or {'value': s['mean']}, digits=1)}{median} "
+                     f"(sd {s['sd']:.1f}, min {s['min']} – max {s['max']})")
+    if length.get("decisions_by_seat"):
+        lines.append("decisions per seat: " + ", ".join(pm(x, digits=1) for x in length["decisions_by_seat"]))
+    close = m.get("closeness") or {}
+    if close:
+        lines.append(f"closeness: winner's margin {pm(close.get('margin'))}; shared wins "
+                     f"{pm(close.get('shared_wins'), percent=True)}")
+    if "lead_changes" in m:
+        lines.append(f"lead changes per game {pm(m.get('lead_changes'))}; decisiveness "
+                     f"{pm(m.get('decisiveness'), percent=True)}; comebacks {pm(m.get('comeback'), percent=True)}")
+    choice = m.get("choice") or {}
+    if choice:
+        lines.append(f"choice: {pm(choice.get('mean'), digits=1)} legal moves per decision; forced "
+                     f"{pm(choice.get('forced'), percent=True)}")
+    for gap in m.get("skill_gap") or []:
+        lines.append(f"skill gap: {gap['bot']} (seats {', '.join(map(str, gap['seats']))}) wins "
+                     f"{pm(gap['share'], percent=True)} against a fair {gap['fair_share']:.1%}")
+    return lines
+
+
+def stats_table(doc: dict, stats: dict) -> Table:
+    table = Table(title=Text("stats (mean ± 95 %)"))
+    table.add_column("stat")
+    per_seat = any(s.get("per_seat") for s in stats.values())
+    for k in range(doc["players"] if per_seat else 0):
+        table.add_column(f"seat {k}", justify="right")
+    table.add_column("game", justify="right")
+    for name, s in stats.items():
+        if s.get("per_seat"):
+            cells = [pm(x, percent=s.get("share", False)) for x in s["by_seat"]] + [""]
+        else:
+            cells = [""] * (doc["players"] if per_seat else 0) + [pm(s.get("all"), percent=s.get("share", False))]
+        table.add_row(Text(name), *cells)
+    return table
+
+
+def coverage_lines(m: dict) -> list:
+    rows = m.get("coverage") or []
+    warnings = m.get("coverage_warnings") or []
+    if not rows:
+        return []
+    ran = sum(1 for r in rows if r.get("games"))
+    return [f"rule coverage: {ran} of {len(rows)} points ran in at least one game"] + \
+        [f"warning: {w}" for w in warnings]
+
+
+def histogram_lines(doc: dict) -> list:
+    m = doc.get("metrics") or {}
+    lines = []
+    hist = ((m.get("length") or {}).get("turns") or {}).get("histogram")
+    if hist:
+        lines.append("turns per game:")
+        lines += ["  " + line for line in text_histogram(hist, 60)]
+    for k, h in enumerate(doc.get("score_histogram") or []):
+        lines.append(f"scores of seat {k}:")
+        lines += ["  " + line for line in text_histogram(h, 60)]
+    return lines

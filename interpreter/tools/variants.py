@@ -1,0 +1,259 @@
+"""Variants side by side: `compare` (two rulesets or two sets of overrides on the same games) and
+`sweep` (one ruleset with parameters varied over values, every value on the same games).
+
+Common random numbers: game g of every variant is dealt with simulate.game_seed(S, g) and its
+bots seeded with simulate.bot_seed(S, g, k), so the variants differ only by their rules. With
+--rotate, deal d is played once in every rotation r of the bots (game d·P + r).
+"""
+from __future__ import annotations
+
+import argparse
+import itertools
+import time
+
+from rich.table import Table
+from rich.text import Text
+
+from ..analysis.compare import compare
+from ..compiler.game import load_game
+from ..errors import RuleRuntimeError, RulesetError
+from ..seats.bots import make_bot
+from . import simulate
+from .batch import add_output_options, progress_for
+from .observe import observe_game
+from .options import bot_list, limits_of, overrides_of, print_warnings, set_option
+from .output import console, err, print_json
+from . import report
+from .summary_text import pm
+
+
+def rotated(names: list, r: int) -> list:
+    """The bots moved r seats on: seat k is played by names[(k - r) % P]."""
+    return [names[(k - r) % len(names)] for k in range(len(names))]
+
+
+def paired_games(game, players: int, seed: int, names: list, games: int, rotate: bool):
+    """Every game of a paired run: (game index, deal seed, bot names, bots)."""
+    rotations = players if rotate else 1
+    for d in range(games):
+        for r in range(rotations):
+            g = d * rotations + r
+            seat_names = rotated(names, r)
+            bots = [make_bot(n, simulate.bot_seed(seed, g, k)) for k, n in enumerate(seat_names)]
+            yield g, simulate.game_seed(seed, d), seat_names, bots
+
+
+def play_paired(game, players: int, seed: int, names: list, games: int, rotate: bool, progress=None,
+                done: int = 0) -> list:
+    """The per-game records of one variant on the run's paired games."""
+    found = []
+    game.program(players, coverage=True)
+    for g, deal, seat_names, bots in paired_games(game, players, seed, names, games, rotate):
+        try:
+            record = observe_game(game, players, deal, bots, coverage=True)
+        except RuleRuntimeError as exc:
+            raise simulate.failed_in_game(exc, game, players, seed, g, seat_names) from None
+        found.append({"game": g, **record, "bots": seat_names, "run": simulate.run_meta(game, players, seed)})
+        if progress is not None:
+            progress(done + len(found))
+    return found
+
+
+def variant_summary(game, players: int, seed: int, names: list, found: list, seconds: float) -> dict:
+    points = game.program(players, coverage=True).coverage_points
+    doc = simulate.summary(game, players, seed, names, found, seconds, points)
+    return doc
+
+
+def run_compare(a, b, players: int, seed: int, names: list, games: int, rotate: bool, progress=None) -> dict:
+    """Both variants on the same games, and their paired differences."""
+    start = time.perf_counter()
+    ra = play_paired(a, players, seed, names, games, rotate, progress)
+    mid = time.perf_counter()
+    rb = play_paired(b, players, seed, names, games, rotate, progress, len(ra))
+    end = time.perf_counter()
+    return {"a": variant_summary(a, players, seed, names, ra, mid - start),
+            "b": variant_summary(b, players, seed, names, rb, end - mid),
+            "rotate": rotate, "diff": compare(ra, rb)}
+
+
+def variant(args, path: str, extra: list):
+    """One side of a comparison: the ruleset with --set and its own --set-a / --set-b."""
+    given = dict(overrides_of(args))
+    for name, value in extra or []:
+        if isinstance(value, RulesetError):
+            raise value
+        given[name] = value
+    game = load_game(path, given, limits_of(args))
+    print_warnings(path, given, game)
+    game.check_players(args.players)
+    return game
+
+
+def cmd_compare(args) -> int:
+    """Two variants on the same games: A, B and B − A with intervals and verdicts."""
+    a = variant(args, args.ruleset, args.set_a)
+    b = variant(args, args.other or args.ruleset, args.set_b)
+    names = bot_list(args.bots, args.players)
+    total = 2 * args.games * (args.players if args.rotate else 1)
+    with progress_for(args, total, "comparing") as progress:
+        doc = run_compare(a, b, args.players, args.seed, names, args.games, args.rotate, progress)
+    if args.report:
+        report.write_report(args.report, "compare", doc)
+        err(f"wrote {args.report}")
+    if args.json:
+        print_json(doc)
+    else:
+        print_compare(console(), doc)
+    return 0
+
+
+def print_compare(con, doc: dict) -> None:
+    a, b = doc["a"], doc["b"]
+    con.print(Text(f"A: {label(a)}\nB: {label(b)}\n{a['games']} paired games"
+                   + (" (every deal in every seat rotation of the bots)" if doc["rotate"] else "")
+                   + f", {a['players']} players, bots {','.join(a['bots'])}, seed {a['seed']}"))
+    table = Table(title=Text("B − A on the same games (95 % intervals)"))
+    for name, justify in (("metric", "left"), ("A", "right"), ("B", "right"), ("B − A", "right"),
+                          ("95 % CI", "right"), ("p", "right")):
+        table.add_column(name, justify=justify)
+    for metric, d in doc["diff"].items():
+        ci = d.get("ci95")
+        table.add_row(Text(metric), num(d.get("a")), num(d.get("b")), num(d.get("value")),
+                      f"{num(ci[0])} to {num(ci[1])}" if ci else "–", num(d.get("p"), 3))
+    con.print(table)
+    for metric, d in doc["diff"].items():
+        if d.get("verdict"):
+            con.print(Text(f"- {d['verdict']}"))
+
+
+def num(x, digits: int = 2) -> str:
+    return "–" if x is None else f"{x:.{digits}g}" if digits == 3 else f"{x:.{digits}f}"
+
+
+def label(doc: dict) -> str:
+    sets = " ".join(f"--set {k}={v}" for k, v in doc["overrides"].items())
+    return f"{doc['ruleset']} ({doc['name']})" + (f" {sets}" if sets else "")
+
+
+# ---- sweep ----
+def split_values(text: str) -> list:
+    """V1,V2,… split at the commas outside brackets (a value may be a YAML list), or LO..HI."""
+    if ".." in text and "," not in text and "[" not in text:
+        lo, _, hi = text.partition("..")
+        try:
+            lo, hi = int(lo), int(hi)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"'{text}' is not LO..HI with whole numbers") from None
+        if hi < lo or hi - lo > 1000:
+            raise argparse.ArgumentTypeError(f"'{text}': LO..HI needs LO ≤ HI and at most 1,001 values")
+        return [str(v) for v in range(lo, hi + 1)]
+    parts, depth, word = [], 0, ""
+    for ch in text:
+        depth += {"[": 1, "{": 1, "]": -1, "}": -1}.get(ch, 0)
+        if ch == "," and depth == 0:
+            parts.append(word)
+            word = ""
+        else:
+            word += ch
+    return parts + [word]
+
+
+def vary_option(text: str) -> tuple:
+    """NAME=V1,V2,… or NAME=LO..HI (NAME.PLAYERS=… for one row of a player-count table)."""
+    name, eq, values = text.partition("=")
+    if not eq or not name.strip() or not values.strip():
+        raise argparse.ArgumentTypeError(f"'{text}' is not NAME=V1,V2,… or NAME=LO..HI")
+    return name.strip(), [set_option(f"{name.strip()}={v.strip()}")[1] for v in split_values(values)]
+
+
+def cmd_sweep(args) -> int:
+    """One row per combination of the varied values, every row on the same games."""
+    names = bot_list(args.bots, args.players)
+    grid = list(itertools.product(*[[(name, v) for v in values] for name, values in args.vary]))
+    rows, base = [], None
+    with progress_for(args, len(grid) * args.games * (args.players if args.rotate else 1), "sweeping") as progress:
+        for i, combo in enumerate(grid):
+            game = variant(args, args.ruleset, list(combo))
+            start = time.perf_counter()
+            found = play_paired(game, args.players, args.seed, names, args.games, args.rotate, progress,
+                                i * args.games * (args.players if args.rotate else 1))
+            doc = variant_summary(game, args.players, args.seed, names, found, time.perf_counter() - start)
+            row = {"values": {n: v for n, v in combo}, "summary": doc}
+            if base is None:
+                base = found
+            else:
+                row["diff_from_first"] = compare(base, found)
+            rows.append(row)
+    doc = {"vary": [n for n, _ in args.vary], "rows": rows}
+    if args.report:
+        report.write_report(args.report, "sweep", doc)
+        err(f"wrote {args.report}")
+    if args.json:
+        print_json(doc)
+    else:
+        print_sweep(console(), doc)
+    return 0
+
+
+def print_sweep(con, doc: dict) -> None:
+    first = doc["rows"][0]["summary"]
+    table = Table(title=Text(f"{first['name']}: {first['games']} games per row, {first['players']} players, "
+                             f"bots {','.join(first['bots'])}, seed {first['seed']} (95 % intervals)"))
+    for name in doc["vary"]:
+        table.add_column(name)
+    for name in ("turns", "margin"):
+        table.add_column(name, justify="right")
+    for k in range(first["players"]):
+        table.add_column(f"seat {k} wins", justify="right")
+    for row in doc["rows"]:
+        s, m = row["summary"], row["summary"].get("metrics", {})
+        cells = [Text(str(v)) for v in row["values"].values()]
+        cells += [pm(m.get("length", {}).get("turns", {}).get("mean"), digits=1),
+                  pm(m.get("closeness", {}).get("margin"))]
+        cells += [pm(x, percent=True) for x in s["intervals"]["wins_by_seat"]]
+        table.add_row(*cells)
+    con.print(table)
+
+
+def add_variant_commands(sub, shared) -> None:
+    """compare and sweep."""
+    common, ruleset, players, bots, limits = shared
+    p = sub.add_parser("compare", parents=[common, ruleset, players, bots, limits],
+                       help="play two variants on the same games and print B − A with intervals")
+    p.add_argument("other", metavar="RULESET_B", nargs="?",
+                   help="the second ruleset (default: RULESET again, with --set-b)")
+    p.add_argument("--set-a", metavar="NAME=VALUE", type=set_option, action="append",
+                   help="replace a parameter in A only; repeatable")
+    p.add_argument("--set-b", metavar="NAME=VALUE", type=set_option, action="append",
+                   help="replace a parameter in B only; repeatable")
+    add_paired_options(p)
+    p.set_defaults(func=cmd_compare)
+
+    p = sub.add_parser("sweep", parents=[common, ruleset, players, bots, limits],
+                       help="play a ruleset with parameters varied, every value on the same games")
+    p.add_argument("--vary", metavar="NAME=V1,V2,…", type=vary_option, action="append", required=True,
+                   help="values of a parameter (or NAME=LO..HI; NAME.PLAYERS=… for one row of a "
+                        "player-count table); several --vary make a grid")
+    add_paired_options(p)
+    p.set_defaults(func=cmd_sweep)
+
+
+def add_paired_options(p) -> None:
+    p.add_argument("--games", "-g", type=simulate_games, default=500, metavar="G",
+                   help="games (deals) per variant (default 500)")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the games (default 0)")
+    p.add_argument("--rotate", action="store_true",
+                   help="play every deal once in every seat rotation of the bots (P times the games)")
+    p.add_argument("--progress", action="store_true", help="print progress lines to stderr")
+    add_output_options(p)
+
+
+def simulate_games(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    if n < 2:
+        raise argparse.ArgumentTypeError("a comparison needs at least 2 games")
+    return n
