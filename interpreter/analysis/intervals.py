@@ -118,9 +118,9 @@ def chi2_sf(x: float, df: float) -> float:
     """P(X >= x) for a chi-square distribution with df degrees of freedom."""
     if df <= 0:
         raise ValueError(f"chi2_sf needs df > 0, got {df}")
-    if x <= 0:
-        return 1.0
     a, half = df / 2.0, x / 2.0
+    if half <= 0:                                # x <= 0, or so small that x / 2 underflows
+        return 1.0
     if half < a + 1.0:
         return max(0.0, 1.0 - _gamma_series(a, half))
     return _gamma_fraction(a, half)
@@ -134,7 +134,10 @@ def wilson(successes: float, n: int) -> tuple:
     z2 = Z95 * Z95
     centre = (share + z2 / (2 * n)) / (1 + z2 / n)
     half = Z95 / (1 + z2 / n) * math.sqrt(share * (1 - share) / n + z2 / (4 * n * n))
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # at no successes (or all) the bound is exactly 0 (or 1); rounding must not move it past the share
+    lo = 0.0 if share == 0 else max(0.0, min(share, centre - half))
+    hi = 1.0 if share == 1 else min(1.0, max(share, centre + half))
+    return (lo, hi)
 
 
 def mean_ci(values: list) -> tuple:
@@ -234,17 +237,36 @@ def unpaired_diff(a: list, b: list) -> dict:
     return _diff_result(value, t_quantile(0.5 + LEVEL / 2, df) * se, value / se, df)
 
 
+def paired_power(n: int, effect: float, alpha: float = 0.05) -> float:
+    """The power of a two-sided paired t test on n games when the true mean difference is `effect` sds.
+
+    P(T' > t) for the noncentral t with n − 1 df and noncentrality effect·√n, integrated over the
+    chi-square of the variance (written in u = √v so the integrand stays finite at 0; Simpson's rule).
+    """
+    df, shift = n - 1, effect * math.sqrt(n)
+    crit = t_quantile(1 - alpha / 2, df)
+    low, high, steps = max(0.0, math.sqrt(df) - 12.0), math.sqrt(df) + 12.0, 400
+    width = (high - low) / steps
+    log_norm = math.log(2.0) - (df / 2.0) * math.log(2.0) - math.lgamma(df / 2.0)
+    total = 0.0
+    for i in range(steps + 1):
+        u = low + i * width
+        if u <= 0:
+            continue
+        density = math.exp(log_norm + (df - 1) * math.log(u) - u * u / 2.0)
+        weight = 1 if i in (0, steps) else 4 if i % 2 else 2
+        total += weight * density * statistics.NormalDist().cdf(shift - crit * u / math.sqrt(df))
+    return total * width / 3.0
+
+
 def games_needed(sd_of_diff: float, delta: float, alpha: float = 0.05, power: float = 0.8) -> int:
     """Paired games needed to detect a true mean difference `delta` (two-sided test at `alpha`, `power`)."""
     if delta <= 0:
         raise ValueError(f"the difference to detect must be positive, got {delta}")
     if sd_of_diff <= 0:
         return 2                                 # no spread: two games show any difference
-    n = max(2, math.ceil(((normal_quantile(1 - alpha / 2) + normal_quantile(power)) * sd_of_diff / delta) ** 2))
-    for _ in range(50):                          # the normal guess, then the t quantiles of n − 1 df until stable
-        df = n - 1
-        need = max(2, math.ceil(((t_quantile(1 - alpha / 2, df) + t_quantile(power, df)) * sd_of_diff / delta) ** 2))
-        if need == n:
-            break
-        n = need
+    effect = delta / sd_of_diff
+    n = max(2, math.ceil(((normal_quantile(1 - alpha / 2) + normal_quantile(power)) / effect) ** 2))
+    while paired_power(n, effect, alpha) < power:    # the normal guess is a little short: the fewest n enough
+        n += 1
     return n
