@@ -54,12 +54,7 @@ def seat_table(doc: dict) -> Table:
 
 def seat_lines(m: dict) -> list:
     adv = m.get("seat_advantage")
-    if not adv or adv.get("p") is None:
-        return []
-    fair = f"fair share {adv['fair_share']:.1%}; chi-square {adv['chi2']:.2f}, {adv['df']} df, p = {adv['p']:.3g}"
-    if adv.get("distinguishable"):
-        return [f"seat advantage: the seats' win shares differ ({fair})"]
-    return [f"seat advantage: the seats cannot be told apart at this sample size ({fair})"]
+    return [f"seat advantage: {adv['verdict']}"] if adv and adv.get("verdict") else []
 
 
 def metric_lines(doc: dict, m: dict) -> list:
@@ -86,7 +81,7 @@ def metric_lines(doc: dict, m: dict) -> list:
         lines.append(f"choice: {pm(choice.get('mean'), digits=1)} legal moves per decision; forced "
                      f"{pm(choice.get('forced'), percent=True)}")
     for gap in m.get("skill_gap") or []:
-        lines.append(f"skill gap: {gap['bot']} (seats {', '.join(map(str, gap['seats']))}) wins "
+        lines.append(f"skill gap: {gap['bot']} ({gap['seats']} of {doc['players']} seats) wins "
                      f"{pm(gap['share'], percent=True)} against a fair {gap['fair_share']:.1%}")
     return lines
 

@@ -187,13 +187,17 @@ def cmd_sweep(args) -> int:
             rows.append(row)
     doc = {"vary": [n for n, _ in args.vary], "rows": rows}
     if args.report:
-        report.write_report(args.report, "sweep", doc)
+        report.write_report(args.report, "sweep", [(row_label(row), row["summary"]) for row in rows])
         err(f"wrote {args.report}")
     if args.json:
         print_json(doc)
     else:
         print_sweep(console(), doc)
     return 0
+
+
+def row_label(row: dict) -> str:
+    return ", ".join(f"{name}={value}" for name, value in row["values"].items())
 
 
 def print_sweep(con, doc: dict) -> None:
