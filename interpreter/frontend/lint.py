@@ -487,7 +487,7 @@ class Linter:
                 continue
             self.warn(stat.expr.pos, "stat-never-varies",
                       f"stat '{stat.name}' never varies: it uses no zone, no variable and not the turn, only "
-                      "numbers and parameters, so every game reports the same value",
+                      "numbers, parameters, players and seats, so every game reports the same value",
                       "report what happened in the game, e.g. count(won) or count(hand) == 0, or remove the stat")
 
     def changes(self, expr, fixed: frozenset) -> bool:

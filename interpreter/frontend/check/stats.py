@@ -19,7 +19,10 @@ def check_stats(cx: Context) -> list:
         hint = type_hint(STAT_TYPES, expr.type) or (
             "this is one card: report one of its attributes, e.g. first(hand).value" if expr.type == "card" else "")
         hint = (hint + "; " if hint else "") + "a stat is a number or true/false, e.g. count(won) or count(hand) == 0"
-        if expect(cx, expr, STAT_TYPES, f"stat '{name}'", hint):
+        # a parameter of the wrong kind is this stat's mistake (not the parameter's, as it is where a
+        # variant changes a base parameter a rule uses): checked as the value it holds
+        shown = ir.Lit(expr.pos, expr.type, None) if isinstance(expr, ir.Param) else expr
+        if expect(cx, shown, STAT_TYPES, f"stat '{name}'", hint):
             out.append(ir.Stat(str(name), expr, reads_own_seat(expr), cx.doc.key_pos(("stats", name))))
     return out
 
