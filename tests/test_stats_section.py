@@ -350,3 +350,9 @@ def test_shipped_rulesets_have_stats_per_seat_and_per_game(ruleset, players):
     p = load_game(os.path.join(ROOT, "rulesets", ruleset)).program(players)
     assert 3 <= len(p.stat_names) <= 6
     assert any(p.stat_per_seat.values()) and not all(p.stat_per_seat.values())
+
+
+def test_a_stat_is_compiled_for_every_player_count_so_validate_finds_a_missing_seat(write):
+    found = diagnostics(write, "third_seat: count(taken(2))")
+    assert len(found) == 1 and "seat" in found[0].message and "2 players" in found[0].hint
+    assert found[0].pos.line == stat_line()
