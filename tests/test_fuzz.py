@@ -319,6 +319,7 @@ def play_a_little(game, players: int, seed: int, moves: int) -> None:
             if not legal:
                 break
             program.apply(st, legal[gen.randrange(len(legal))])
+        program.stat_values(st)     # the designer's stats, where the game stopped
     except RuleRuntimeError as exc:
         assert exc.pos is not None and exc.pos.line >= 1, f"a run-time error without a position: {exc}"
 
@@ -371,6 +372,7 @@ def test_generated_rules_strings_in_the_small_game(tmp_path_factory, data):
     """Every rules-language string of the small game in turn replaced by grammar-generated text."""
     _, base, names = original("_valid_base.yaml")
     mutant = copy.deepcopy(base)
+    mutant["stats"] = {"held": "count(hand)", "clean": "count(discard) == 0"}    # stats are rules strings too
     strings = [p for p in paths(mutant) if isinstance(get(mutant, p), str) and p[0] not in ("name",)]
     for _ in range(data.draw(s.integers(1, 3))):
         p = data.draw(s.sampled_from(strings))

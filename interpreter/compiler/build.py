@@ -38,7 +38,8 @@ def compile_program(rules: ir.Ruleset, players: int, limits: E.Limits | None = N
         prefix=prefix, end_fn=lam(rules.end_when), score_fn=lam(rules.score),
         tiebreak_fns=[(sign, lam(e)) for sign, e in rules.tiebreak],
         eval_fn=lam(rules.bot_eval) if rules.bot_eval is not None else None,
-        initial_code=lambda: initial_code(gen, stmts, prefix), const=const, source=flow.source)
+        initial_code=lambda: initial_code(gen, stmts, prefix), const=const, source=flow.source,
+        stat_fns=[lam(s.expr) for s in rules.stats])
     return Program(rules, players, limits, lay, compiled)
 
 

@@ -22,6 +22,7 @@ from .check.params import check_added_params, check_players, declare_params
 from .check.recursion import check_function_recursion, check_recursion
 from .check.resolve import value
 from .check.statements import block
+from .check.stats import check_stats
 from .check.turn import check_first
 from .check.types import expect
 from .loader import Document
@@ -85,6 +86,7 @@ def check_pass(cx: Context) -> ir.Ruleset:
     tiebreak = check_tiebreak(cx)
     bot_eval = value(cx, ("bots", "eval"), Scope(), default=None)
     expect(cx, bot_eval, {"int"}, "the bots' rating")
+    stats = check_stats(cx)
     check_recursion(cx, procedures)
     display = check_display(cx)
     cx.err.raise_if_any()
@@ -94,7 +96,7 @@ def check_pass(cx: Context) -> ir.Ruleset:
         vars=list(cx.vars.values()), functions=cx.functions, procedures=procedures, setup=setup,
         first=first, next=nxt, steps=steps, end_when=end_when, finish=finish, score=score,
         tiebreak=tiebreak, bot_eval=bot_eval, slots=list(cx.slots), sources=cx.doc.sources,
-        overrides=cx.overrides, display=display)
+        overrides=cx.overrides, display=display, stats=stats)
     check_added_params(cx, rules)       # needs the finished rules: which params they read
     cx.err.raise_if_any()
     return rules

@@ -306,6 +306,16 @@ class ChooseS(Stmt):
 
 
 @dataclass(eq=False)
+class Stat:
+    """A designer's statistic: worked out when the game ends, for every seat or once per game."""
+
+    name: str
+    expr: Expr                 # a number or true/false
+    per_seat: bool             # it reads `me`, or a seat's own zone or variable written without a seat
+    pos: Pos                   # where its name is written
+
+
+@dataclass(eq=False)
 class Ruleset:
     """A checked ruleset, independent of the player count."""
 
@@ -333,3 +343,4 @@ class Ruleset:
     sources: list
     overrides: dict
     display: dict = field(default_factory=lambda: {"knowledge": "full"})   # how `play` shows a seat's view
+    stats: list = field(default_factory=list)      # [Stat] in the order the file gives them

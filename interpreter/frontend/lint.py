@@ -24,6 +24,7 @@ CODES = {
     "decision-never-legal": "a choice that can never have a legal option (or an option that can never be taken)",
     "cards-never-leave": "a card kind whose start zone no move or deal ever takes cards from",
     "score-never-changes": "a score that uses nothing that changes during play (only numbers and parameters)",
+    "stat-never-varies": "a stat that uses nothing that changes during play: every game reports the same value",
     "row-outside-players": "a by_players row for a player count outside players min..max",
     # given by the setup audit (compiler/audit.py), which plays the setup: the linter only reads the rules
     "setup-move-short": "a move or deal of the setup that moved fewer cards than it names (the setup played once)",
@@ -138,6 +139,7 @@ class Linter:
         self.branches_never_run()
         self.decisions_never_legal()
         self.score_never_changes()
+        self.stats_never_vary()
         self.rows_outside_players()
         return sorted(self.out, key=lambda d: (d.pos.file, d.pos.line, d.pos.col, d.code))
 
@@ -157,7 +159,7 @@ class Linter:
         r = self.rules
         grid = r.display.get("grid") if isinstance(r.display, dict) else None
         return [r.cards, r.zones, r.vars, list(r.functions.values()), list(r.procedures.values()), r.setup,
-                r.first, r.next, r.steps, r.end_when, r.score, r.tiebreak, r.bot_eval, grid]
+                r.first, r.next, r.steps, r.end_when, r.score, r.tiebreak, r.bot_eval, grid, r.stats]
 
     # ---- where cards come from ----
     def learn_sources(self) -> None:
@@ -477,6 +479,16 @@ class Linter:
                   "the score cannot change: it uses no zone and no variable, only numbers and parameters, so every "
                   "game ends with the same scores",
                   "score what the players did, e.g. count(won) or sum(won.value)")
+
+    def stats_never_vary(self) -> None:
+        """stat-never-varies: a stat made of numbers, parameters and fixed names only."""
+        for stat in self.rules.stats:
+            if const(stat.expr) is _NO and self.changes(stat.expr, frozenset()):
+                continue
+            self.warn(stat.expr.pos, "stat-never-varies",
+                      f"stat '{stat.name}' never varies: it uses no zone, no variable and not the turn, only "
+                      "numbers, parameters, players and seats, so every game reports the same value",
+                      "report what happened in the game, e.g. count(won) or count(hand) == 0, or remove the stat")
 
     def changes(self, expr, fixed: frozenset) -> bool:
         """Whether expr depends on something that changes during play (fixed: names known not to)."""

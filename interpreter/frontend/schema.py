@@ -24,7 +24,7 @@ SCHEMA_PATH = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__fi
                                             os.pardir, os.pardir, "schemas", "ruleset.schema.json"))
 
 SECTIONS = {"params": "param", "cards": "card kind", "zones": "zone", "vars": "variable",
-            "functions": "function", "procedures": "procedure"}
+            "functions": "function", "procedures": "procedure", "stats": "stat"}
 STATEMENT_LISTS = {"setup", "steps", "do", "then", "else", "on_empty"}
 STATEMENT_KINDS = ("if", "for", "while", "step", "choose")
 TYPE_NAMES = {"string": "a string", "integer": "a whole number", "number": "a number",

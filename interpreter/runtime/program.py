@@ -5,7 +5,7 @@ scoring functions) and knows nothing of how it was made.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from . import engine as E
 from . import rng
@@ -31,6 +31,7 @@ class Compiled:
                                 #        f(st) running the setup's prefix); made when first needed
     const: object               # const(expression): a constant of the rules worked out at this player count
     source: str = ""            # the generated text of the ops (for reading, not run)
+    stat_fns: list = field(default_factory=list)    # f(st, c) per stat of rules.stats, in order
 
 
 class Program:
@@ -53,6 +54,9 @@ class Program:
         self.decisions, self.prefix, self.source = c.decisions, c.prefix, c.source
         self.end_fn, self.score_fn, self.eval_fn, self.tiebreak_fns = c.end_fn, c.score_fn, c.eval_fn, c.tiebreak_fns
         self.const = c.const
+        self.stats = list(zip(rules.stats, c.stat_fns))
+        self.stat_names = [s.name for s in rules.stats]
+        self.stat_per_seat = {s.name: s.per_seat for s in rules.stats}
         self._initial_code = c.initial_code
         self._initial = None
 
@@ -226,3 +230,29 @@ class Program:
         best = max(keys)
         return {"scores": [k[0] for k in keys], "winners": [p for p, k in enumerate(keys) if k == best],
                 "turns": st.turn, "moves": st.moves}
+
+    # ---- the designer's statistics ----
+    def stat_values(self, st: E.State) -> dict:
+        """Every stat of the ruleset as the game stands: {name: [value per seat]} for a stat worked
+        out per seat, {name: value} for one worked out once per game."""
+        out = {}
+        for stat, fn in self.stats:
+            if stat.per_seat:
+                out[stat.name] = [self.stat_value(st, stat, fn, seat) for seat in range(self.players)]
+            else:
+                out[stat.name] = self.stat_value(st, stat, fn, st.me)
+        return out
+
+    def stat_value(self, st: E.State, stat, fn, seat: int):
+        """One stat for one seat; a value that is neither a number nor true/false is an error at the stat."""
+        got = self.as_seat(st, seat, fn, stat.expr.pos)
+        if type(got) in (int, bool):
+            return got
+        if got is None:     # e.g. an attribute of the first card of an empty zone
+            raise RuleRuntimeError(stat.expr.pos, f"stat '{stat.name}' has no value at the end of turn {st.turn}: "
+                                   "it reads a card of an empty zone, or a name not given a value; test "
+                                   "count(...) > 0 first, e.g. if count(pile) > 0 then ... else 0")
+        # a card attribute of mixed kinds, or a name of any type, shows its kind only now
+        raise RuleRuntimeError(stat.expr.pos, f"stat '{stat.name}' must be a number or true/false, but at the "
+                               f"end of turn {st.turn} it is {show(got, True)}: count or compare it, e.g. "
+                               "count(...) or ... == 'x'")

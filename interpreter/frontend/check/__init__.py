@@ -6,7 +6,7 @@ built-in names and the wording of messages; `types`: expression types and `expec
 `expressions`; `statements`, `simple` and `decisions`: the rules' statements; `params`,
 `declarations` and `cards`: what the file declares; `constants` and `recursion`: what is worked
 out before the game and calls that never end; `ending` and `display`: end.finish, tiebreaks and
-the display options; `trees`: walks over checked trees.
+the display options; `stats`: the designer's statistics; `trees`: walks over checked trees.
 """
 # Each resolver module registers its resolvers with `resolve` when imported: importing them here
 # makes the table complete whichever part of the package is imported first.
