@@ -45,7 +45,7 @@ def observe_game(game: Game, players: int, seed: int, bots: list, track: bool = 
              "choices": {str(n): choices[n] for n in sorted(choices)}}
     if track:
         found["track"] = turns + [standing(program, st)]
-    found["stats"] = program.stat_values(st) if getattr(program, "stat_names", None) else {}
+    found["stats"] = program.stat_values(st)
     if coverage:
         program.count_coverage(False)
         found["coverage"], found["moved"] = program.take_coverage()

@@ -66,7 +66,7 @@ def run_meta(game: Game, players: int, seed: int) -> dict:
             "seed": seed, "overrides": dict(game.overrides)}
 
 
-def play_one(game: Game, players: int, seed: int, g: int, bot_names: list, track: bool = True,
+def play_one(game: Game, players: int, seed: int, g: int, bot_names: list, track: bool = False,
              coverage: bool = False) -> dict:
     """Game g of the run seeded with `seed`: its per-game record (the results file's line)."""
     bots = [make_bot(name, bot_seed(seed, g, k)) for k, name in enumerate(bot_names)]
@@ -85,7 +85,7 @@ def check_run(players: int, games, bot_names: list) -> None:
 
 
 def simulate(game: Game, players: int, games, seed: int, bot_names: list, progress=None, results=None,
-             track: bool = True, coverage: bool = False, precision: float | None = None,
+             track: bool = False, coverage: bool = False, precision: float | None = None,
              max_games: int = 100_000) -> dict:
     """Play bot games and return their statistics; `progress(done)` is called after each game and
     `results(record)` with each game's record. With games=None, play batches of AUTO_BATCH until

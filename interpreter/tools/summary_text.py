@@ -2,21 +2,27 @@
 each, the designer's stats, what never ran, and compact histograms of scores and game length."""
 from __future__ import annotations
 
+import math
+
 from rich.table import Table
 from rich.text import Text
 
 from .report_text import text_histogram
 
 
-def pm(x: dict | None, percent: bool = False, digits: int = 2) -> str:
-    """52.2 % ± 2.8 for a share, 41.30 ± 0.52 for a mean; '–' when not measured."""
+def pm(x: dict | None, percent: bool = False, digits: int | None = None) -> str:
+    """52.2 % ± 2.8 for a share, 41.3 ± 0.5 for a mean (the decimals follow the interval's width);
+    '–' when not measured, the value alone when it has no interval."""
     if not x or x.get("value") is None:
         return "–"
-    v, (lo, hi) = x["value"], x["ci95"] if x.get("ci95") else (x["value"], x["value"])
-    half = max(v - lo, hi - v)
-    if percent:
-        return f"{v:.1%} ± {half * 100:.1f}"
-    return f"{v:.{digits}f} ± {half:.{digits}f}"
+    scale = 100 if percent else 1
+    v, ci = x["value"] * scale, x.get("ci95") or [None, None]
+    if None in ci:
+        return f"{v:.{2 if digits is None else digits}f}" + (" %" if percent else "")
+    half = max(v - ci[0] * scale, ci[1] * scale - v, 0)
+    if digits is None:      # two significant figures of the half-width, at most 3 decimals
+        digits = 2 if half == 0 else min(2 if percent else 3, max(0, 1 - math.floor(math.log10(half))))
+    return f"{v:.{digits}f}" + (" %" if percent else "") + f" ± {half:.{digits}f}"
 
 
 def print_summary(console, doc: dict) -> None:
@@ -24,14 +30,14 @@ def print_summary(console, doc: dict) -> None:
     console.print(seat_table(doc))
     m = doc.get("metrics") or {}
     for line in seat_lines(m) + metric_lines(doc, m):
-        console.print(Text(line))
+        console.print(Text(line), soft_wrap=True)
     stats = m.get("stats") or {}
-    if stats:
-        console.print(stats_table(doc, stats))
+    for line in stats_lines(doc, stats) if stats else []:
+        console.print(Text(line), soft_wrap=True)
     for line in coverage_lines(m):
-        console.print(Text(line))
+        console.print(Text(line), soft_wrap=True)
     for line in histogram_lines(doc):
-        console.print(Text(line))
+        console.print(Text(line), soft_wrap=True)
     if doc.get("seconds") is not None:
         console.print(Text(f"{doc['games']} games in {doc['seconds']:.2f} s: {doc['games_per_second']:.1f} games/s"))
 
@@ -64,21 +70,24 @@ def metric_lines(doc: dict, m: dict) -> list:
     for key in ("turns", "moves"):
         part = length.get(key) or {}
         s = doc[key]
-        median = f", median {pm(part.get('median'), digits=1)}" if part.get("median") else ""
-        lines.append(f"{key}: mean {pm(part.get('mean') or {'value': s['mean']}, digits=1)}{median} "
+        median = f", median {pm(part.get('median'))}" if part.get("median") else ""
+        lines.append(f"{key}: mean {pm(part.get('mean') or {'value': s['mean']})}{median} "
                      f"(sd {s['sd']:.1f}, min {s['min']} – max {s['max']})")
     if length.get("decisions_by_seat"):
-        lines.append("decisions per seat: " + ", ".join(pm(x, digits=1) for x in length["decisions_by_seat"]))
+        lines.append("decisions per seat: " + ", ".join(pm(x) for x in length["decisions_by_seat"]))
     close = m.get("closeness") or {}
     if close:
         lines.append(f"closeness: winner's margin {pm(close.get('margin'))}; shared wins "
                      f"{pm(close.get('shared_wins'), percent=True)}")
-    if "lead_changes" in m:
+    if m.get("lead_changes") is None:
+        lines.append("lead changes, decisiveness, comebacks: not measured (simulate --track follows the scores "
+                     "turn by turn)")
+    else:
         lines.append(f"lead changes per game {pm(m.get('lead_changes'))}; decisiveness "
                      f"{pm(m.get('decisiveness'), percent=True)}; comebacks {pm(m.get('comeback'), percent=True)}")
     choice = m.get("choice") or {}
     if choice:
-        lines.append(f"choice: {pm(choice.get('mean'), digits=1)} legal moves per decision; forced "
+        lines.append(f"choice: {pm(choice.get('mean'))} legal moves per decision; forced "
                      f"{pm(choice.get('forced'), percent=True)}")
     for gap in m.get("skill_gap") or []:
         lines.append(f"skill gap: {gap['bot']} ({gap['seats']} of {doc['players']} seats) wins "
@@ -86,20 +95,18 @@ def metric_lines(doc: dict, m: dict) -> list:
     return lines
 
 
-def stats_table(doc: dict, stats: dict) -> Table:
-    table = Table(title=Text("stats (mean ± 95 %)"))
-    table.add_column("stat")
-    per_seat = any(s.get("per_seat") for s in stats.values())
-    for k in range(doc["players"] if per_seat else 0):
-        table.add_column(f"seat {k}", justify="right")
-    table.add_column("game", justify="right")
+def stats_lines(doc: dict, stats: dict) -> list:
+    """One line per designer stat: its mean (a share for a yes/no stat) per seat or per game."""
+    width = max(len(name) for name in stats)
+    lines = ["stats (mean, or share of games for a yes/no stat, ± 95 %):"]
     for name, s in stats.items():
+        share = s.get("share", False)
         if s.get("per_seat"):
-            cells = [pm(x, percent=s.get("share", False)) for x in s["by_seat"]] + [""]
+            text = " | ".join(f"seat {k} {pm(x, percent=share)}" for k, x in enumerate(s["by_seat"]))
         else:
-            cells = [""] * (doc["players"] if per_seat else 0) + [pm(s.get("all"), percent=s.get("share", False))]
-        table.add_row(Text(name), *cells)
-    return table
+            text = f"per game {pm(s.get('all'), percent=share)}"
+        lines.append(f"  {name:<{width}}  {text}")
+    return lines
 
 
 def coverage_lines(m: dict) -> list:

@@ -44,13 +44,13 @@ def paired_games(game, players: int, seed: int, names: list, games: int, rotate:
 
 
 def play_paired(game, players: int, seed: int, names: list, games: int, rotate: bool, progress=None,
-                done: int = 0) -> list:
+                done: int = 0, track: bool = True) -> list:
     """The per-game records of one variant on the run's paired games."""
     found = []
     game.program(players, coverage=True)
     for g, deal, seat_names, bots in paired_games(game, players, seed, names, games, rotate):
         try:
-            record = observe_game(game, players, deal, bots, coverage=True)
+            record = observe_game(game, players, deal, bots, track=track, coverage=True)
         except RuleRuntimeError as exc:
             raise simulate.failed_in_game(exc, game, players, seed, g, seat_names) from None
         found.append({"game": g, **record, "bots": seat_names, "run": simulate.run_meta(game, players, seed)})
@@ -65,12 +65,13 @@ def variant_summary(game, players: int, seed: int, names: list, found: list, sec
     return doc
 
 
-def run_compare(a, b, players: int, seed: int, names: list, games: int, rotate: bool, progress=None) -> dict:
+def run_compare(a, b, players: int, seed: int, names: list, games: int, rotate: bool, progress=None,
+                track: bool = True) -> dict:
     """Both variants on the same games, and their paired differences."""
     start = time.perf_counter()
-    ra = play_paired(a, players, seed, names, games, rotate, progress)
+    ra = play_paired(a, players, seed, names, games, rotate, progress, track=track)
     mid = time.perf_counter()
-    rb = play_paired(b, players, seed, names, games, rotate, progress, len(ra))
+    rb = play_paired(b, players, seed, names, games, rotate, progress, len(ra), track=track)
     end = time.perf_counter()
     return {"a": variant_summary(a, players, seed, names, ra, mid - start),
             "b": variant_summary(b, players, seed, names, rb, end - mid),
@@ -97,7 +98,8 @@ def cmd_compare(args) -> int:
     names = bot_list(args.bots, args.players)
     total = 2 * args.games * (args.players if args.rotate else 1)
     with progress_for(args, total, "comparing") as progress:
-        doc = run_compare(a, b, args.players, args.seed, names, args.games, args.rotate, progress)
+        doc = run_compare(a, b, args.players, args.seed, names, args.games, args.rotate, progress,
+                          track=not args.no_track)
     if args.report:
         report.write_report(args.report, "compare", doc)
         err(f"wrote {args.report}")
@@ -177,7 +179,7 @@ def cmd_sweep(args) -> int:
             game = variant(args, args.ruleset, list(combo))
             start = time.perf_counter()
             found = play_paired(game, args.players, args.seed, names, args.games, args.rotate, progress,
-                                i * args.games * (args.players if args.rotate else 1))
+                                i * args.games * (args.players if args.rotate else 1), track=not args.no_track)
             doc = variant_summary(game, args.players, args.seed, names, found, time.perf_counter() - start)
             row = {"values": {n: v for n, v in combo}, "summary": doc}
             if base is None:
@@ -249,6 +251,8 @@ def add_paired_options(p) -> None:
     p.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the games (default 0)")
     p.add_argument("--rotate", action="store_true",
                    help="play every deal once in every seat rotation of the bots (P times the games)")
+    p.add_argument("--no-track", action="store_true",
+                   help="do not follow the scores turn by turn (faster; no lead changes, decisiveness or comebacks)")
     p.add_argument("--progress", action="store_true", help="print progress lines to stderr")
     add_output_options(p)
 
