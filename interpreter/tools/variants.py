@@ -75,7 +75,7 @@ def run_compare(a, b, players: int, seed: int, names: list, games: int, rotate: 
     end = time.perf_counter()
     return {"a": variant_summary(a, players, seed, names, ra, mid - start),
             "b": variant_summary(b, players, seed, names, rb, end - mid),
-            "rotate": rotate, "diff": compare(ra, rb)}
+            "rotate": rotate, "diff": compare(ra, rb)["diff"]}
 
 
 def variant(args, path: str, extra: list):
@@ -111,26 +111,22 @@ def cmd_compare(args) -> int:
 
 
 def print_compare(con, doc: dict) -> None:
+    """A, B and B − A of every metric, then every verdict in words."""
     a, b = doc["a"], doc["b"]
     con.print(Text(f"A: {label(a)}\nB: {label(b)}\n{a['games']} paired games"
                    + (" (every deal in every seat rotation of the bots)" if doc["rotate"] else "")
-                   + f", {a['players']} players, bots {','.join(a['bots'])}, seed {a['seed']}"))
+                   + f", {a['players']} players, bots {','.join(a['bots'])}, seed {a['seed']}"), soft_wrap=True)
     table = Table(title=Text("B − A on the same games (95 % intervals)"))
-    for name, justify in (("metric", "left"), ("A", "right"), ("B", "right"), ("B − A", "right"),
-                          ("95 % CI", "right"), ("p", "right")):
-        table.add_column(name, justify=justify)
+    for name, justify in (("metric", "left"), ("A", "right"), ("B", "right"), ("B − A", "right"), ("p", "right")):
+        table.add_column(name, justify=justify, no_wrap=name != "metric")
     for metric, d in doc["diff"].items():
-        ci = d.get("ci95")
-        table.add_row(Text(metric), num(d.get("a")), num(d.get("b")), num(d.get("value")),
-                      f"{num(ci[0])} to {num(ci[1])}" if ci else "–", num(d.get("p"), 3))
+        share = d.get("share", False)
+        table.add_row(Text(metric), pm(d.get("a"), share), pm(d.get("b"), share), pm(d, share),
+                      "–" if d.get("p") is None else f"{d['p']:.3g}")
     con.print(table)
-    for metric, d in doc["diff"].items():
+    for d in doc["diff"].values():
         if d.get("verdict"):
-            con.print(Text(f"- {d['verdict']}"))
-
-
-def num(x, digits: int = 2) -> str:
-    return "–" if x is None else f"{x:.{digits}g}" if digits == 3 else f"{x:.{digits}f}"
+            con.print(Text(f"- {d['verdict']}"), soft_wrap=True)
 
 
 def label(doc: dict) -> str:
@@ -185,7 +181,7 @@ def cmd_sweep(args) -> int:
             if base is None:
                 base = found
             else:
-                row["diff_from_first"] = compare(base, found)
+                row["diff_from_first"] = compare(base, found)["diff"]
             rows.append(row)
     doc = {"vary": [n for n, _ in args.vary], "rows": rows}
     if args.report:
