@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from . import engine as E
 from . import rng
 from .decisions import normalise, show
-from ..errors import IllegalMove, RuleRuntimeError
+from ..errors import IllegalMove, RuleRuntimeError, UsageError
 
 
 @dataclass
@@ -31,6 +31,7 @@ class Compiled:
                                 #        f(st) running the setup's prefix); made when first needed
     const: object               # const(expression): a constant of the rules worked out at this player count
     source: str = ""            # the generated text of the ops (for reading, not run)
+    coverage: object = None     # coverage.Coverage of a program compiled to count coverage, else None
 
 
 class Program:
@@ -55,6 +56,8 @@ class Program:
         self.const = c.const
         self._initial_code = c.initial_code
         self._initial = None
+        self.coverage = c.coverage
+        self.coverage_points = c.coverage.points if c.coverage is not None else []
 
     def new_state(self, seed: int = 0, log: bool = False, record: bool = False, script=None) -> E.State:
         """A new game: the setup run up to the first decision."""
@@ -70,6 +73,8 @@ class Program:
         st.log = events[:] if log else None
         st.chance = [] if record else None
         st.script = None if script is None else list(script)
+        if self.coverage is not None:
+            self.coverage.start_game()
         E.run(st, self.code, self.where, self.limits.steps, self.loops)
         return st
 
@@ -118,6 +123,19 @@ class Program:
                 except E.RULE_FAILURES as exc:
                     raise E.failure(exc, st, pos) from None
         st.me = st.current
+
+    def count_coverage(self, on: bool) -> None:
+        """Count coverage points only while on (the real game), not a bot's look-ahead on clones."""
+        self.counters().switch(on)
+
+    def take_coverage(self) -> tuple:
+        """(counts, moved) per coverage point since the last take, then zeroed."""
+        return self.counters().take()
+
+    def counters(self):
+        if self.coverage is None:
+            raise UsageError("this program does not count coverage: compile it with game.program(n, coverage=True)")
+        return self.coverage
 
     def legal_moves(self, st: E.State) -> list:
         """Every legal move of the deciding player, deduplicated by card type."""

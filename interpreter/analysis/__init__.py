@@ -1,0 +1,1 @@
+"""Analysis of per-game records: pure functions over plain data (imports only interpreter.errors)."""
