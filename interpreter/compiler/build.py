@@ -12,14 +12,17 @@ from ..runtime.helpers import alike_guard
 from ..runtime.program import Compiled, Program
 from . import layout as L
 from .codegen import CodeGen
+from .coverage import CoverageMap
 from .fold import Scratch, deterministic_prefix
 from .flow import Flow
 from .statements import StatementGen
 
 
-def compile_program(rules: ir.Ruleset, players: int, limits: E.Limits | None = None, audit=None) -> Program:
+def compile_program(rules: ir.Ruleset, players: int, limits: E.Limits | None = None, audit=None,
+                    coverage: bool = False) -> Program:
     """The ruleset compiled for this many players (with these run-time guards); `audit` (audit.Audit)
-    makes a program that reports every move's shortfall, for validate (never a game's program)."""
+    makes a program that reports every move's shortfall, for validate (never a game's program);
+    `coverage` one that counts its coverage points (coverage.py)."""
     limits = limits or E.DEFAULT_LIMITS
     lay = L.new_layout(rules, players)
     gen = CodeGen(rules, lay, limits)
@@ -28,8 +31,9 @@ def compile_program(rules: ir.Ruleset, players: int, limits: E.Limits | None = N
     L.lay_out_vars(lay, rules)
     L.make_cards(lay, rules, limits, const, Scratch(lay.n_locals))
     prefix = deterministic_prefix(rules)
+    cov = CoverageMap(rules, gen.k) if coverage else None
     stmts = compile_triggers(gen, gen.k(alike_guard(lay.card_type, lay.type_names, lay.zone_decl, lay.zone_names)),
-                             audit)
+                             audit, cov)
     flow = Flow(gen, stmts)
     flow.lay_out(prefix)
     lam = gen.lam
@@ -39,19 +43,21 @@ def compile_program(rules: ir.Ruleset, players: int, limits: E.Limits | None = N
         tiebreak_fns=[(sign, lam(e)) for sign, e in rules.tiebreak],
         eval_fn=lam(rules.bot_eval) if rules.bot_eval is not None else None,
         initial_code=lambda: initial_code(gen, stmts, prefix), const=const, source=flow.source,
-        stat_fns=[lam(s.expr) for s in rules.stats])
+        stat_fns=[lam(s.expr) for s in rules.stats],
+        coverage=cov.coverage() if cov is not None else None)
     return Program(rules, players, limits, lay, compiled)
 
 
-def compile_triggers(gen: CodeGen, check_alike: str, audit=None) -> StatementGen:
+def compile_triggers(gen: CodeGen, check_alike: str, audit=None, cov=None) -> StatementGen:
     """The statement generator, with every on_empty trigger compiled into a cell the code reads."""
     # a cell, filled after all names are known, lets a trigger take from a zone declared after it
     cells = {d.name: [None] for d in gen.rules.zones if d.on_empty}
     names = {d.name: f"{gen.k(cells[d.name])}[0]" if d.on_empty else "None" for d in gen.rules.zones}
-    stmts = StatementGen(gen, names, check_alike, audit)
+    stmts = StatementGen(gen, names, check_alike, audit, cov)
     for i, d in enumerate(gen.rules.zones):       # our names in the generated code, never the ruleset's
         if d.on_empty:
-            cells[d.name][0] = E.once(stmts.function_from_block(d.on_empty, f"trigger_{i}"))
+            head = (cov.ran(d, "on_empty"),) if cov is not None else ()
+            cells[d.name][0] = E.once(stmts.function_from_block(d.on_empty, f"trigger_{i}", head))
     return stmts
 
 
@@ -60,4 +66,8 @@ def initial_code(gen: CodeGen, stmts: StatementGen, prefix: int) -> tuple:
     rules, lay = gen.rules, gen.layout
     var_inits = [(lay.var_base[d.name], lay.players if d.per_player else 1, gen.lam(d.initial), d.initial.pos)
                  for d in rules.vars]
-    return gen.lam(rules.first), var_inits, stmts.function_from_block(rules.setup[:prefix], "setup_prefix")
+    first = gen.lam(rules.first)
+    setup = stmts.function_from_block(rules.setup[:prefix], "setup_prefix")
+    if stmts.cov is not None:       # run once per program, counted in every game
+        setup = stmts.cov.coverage_of_prefix(setup)
+    return first, var_inits, setup

@@ -36,6 +36,7 @@ class Flow:
 
     def __init__(self, gen, stmts):
         self.gen, self.stmts, self.rules, self.layout, self.limits = gen, stmts, gen.rules, gen.layout, gen.limits
+        self.cov = stmts.cov        # counts coverage inside the ops there are anyway: the same ops run
         self.ops: list = []          # per pc: ("code", lines, falls) or ("fn", function)
         self.op_pos: list = []       # per pc: the position of its rule, or None
         self.loops: list = []        # (first pc, end pc, position) of every while loop holding a decision
@@ -142,6 +143,8 @@ class Flow:
             if first or may_change(rules, rules.end_when, body) else []
         check = self.add_code(test, True)
         lines = [] if name in rules.finish else [f"if st.ending: return {check}"]
+        if self.cov is not None and name is not None:
+            lines.append(self.cov.ran(stmt, "step"))
         self.ops[guard] = ("code", lines + [f"return {guard + 1}"], True)
 
     def emit_turn_end(self) -> None:
@@ -180,7 +183,11 @@ class Flow:
         else_pc = len(self.ops)
         self.emit_block(s.orelse)
         end = len(self.ops)
-        self.ops[test] = ("code", [f"return {test + 1} if {self.gen.x(s.cond, {})} else {else_pc}"], False)
+        if self.cov is None:
+            self.ops[test] = ("code", [f"return {test + 1} if {self.gen.x(s.cond, {})} else {else_pc}"], False)
+        else:
+            self.ops[test] = ("code", [f"if {self.gen.x(s.cond, {})}:", f"    {self.cov.ran(s, 'then')}",
+                                       f"    return {test + 1}", self.cov.ran(s, "else"), f"return {else_pc}"], False)
         self.ops[jump] = ("code", [f"return {end}"], False)
         self.op_pos[test] = s.pos
 
@@ -228,7 +235,8 @@ class Flow:
         end = len(self.ops)
         for j in jumps:
             self.ops[j] = ("code", [f"return {end}"], False)
-        self.ops[dispatch] = ("code", [f"return {self.gen.k(tuple(starts))}[V[{dec.option_slot}]]"], False)
+        count = [self.cov.option(s, f"V[{dec.option_slot}]")] if self.cov is not None else []
+        self.ops[dispatch] = ("code", count + [f"return {self.gen.k(tuple(starts))}[V[{dec.option_slot}]]"], False)
 
     # ---- decisions ----
     def decision(self, s) -> Decision:

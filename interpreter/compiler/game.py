@@ -29,12 +29,14 @@ class Game:
         if not lo <= players <= hi:
             raise UsageError(f"{self.name} is for {lo} to {hi} players, not {players}")
 
-    def program(self, players: int) -> Program:
-        """The ruleset compiled for this many players."""
+    def program(self, players: int, coverage: bool = False) -> Program:
+        """The ruleset compiled for this many players; with `coverage`, a separate program that counts
+        its coverage points (slower: for analysis, never the plain program's code)."""
         self.check_players(players)
-        if players not in self._programs:
-            self._programs[players] = compile_program(self.rules, players, self.limits)
-        return self._programs[players]
+        key = (players, True) if coverage else players
+        if key not in self._programs:
+            self._programs[key] = compile_program(self.rules, players, self.limits, coverage=coverage)
+        return self._programs[key]
 
 
 def load_game(path: str, overrides: dict | None = None, limits: Limits | None = None) -> Game:

@@ -13,17 +13,18 @@ from .fold import NO
 class StatementGen:
     """Source lines for statements, through the expression generator `gen`."""
 
-    def __init__(self, gen, trigger_names: dict, check_alike: str, audit=None):
+    def __init__(self, gen, trigger_names: dict, check_alike: str, audit=None, cov=None):
         self.gen, self.rules, self.layout = gen, gen.rules, gen.layout
         self.trigger_names = trigger_names      # zone name -> source naming its on_empty trigger, or None
         self.check_alike = check_alike          # source naming the alike guard
         # audit(st, pos, kind, named, moved), called after each move that names a count (see audit.py);
         # None for the programs games run, whose code must stay as it is
         self.audit = gen.k(audit) if audit is not None else None
+        self.cov = cov      # a CoverageMap (coverage.py) for an instrumented program, else None
 
-    def function_from_block(self, stmts, name: str):
-        """Compile a block into a standalone function f(st) (triggers)."""
-        lines = self.lines(stmts) or ["pass"]
+    def function_from_block(self, stmts, name: str, head: tuple = ()):
+        """Compile a block into a standalone function f(st) (triggers), `head` its first lines."""
+        lines = list(head) + self.lines(stmts) or ["pass"]
         where = {3 + k: getattr(line, "pos", None) for k, line in enumerate(lines)}
         return self.gen.define(f"def {name}(st):\n    Z = st.zones; V = st.vars; L = st.loc\n"
                                + "".join(f"    {line}\n" for line in lines), name, where)
@@ -69,11 +70,16 @@ class StatementGen:
         gen = self.gen
         known = gen.fold.try_const(s.cond)
         if known is not NO:     # e.g. players > 2: the branch that cannot run is left out (and unchecked)
-            return self.lines(s.then if known else s.orelse) or ["pass"]
-        out = [f"if {gen.x(s.cond, {})}:"] + indent(self.lines(s.then) or ["pass"])
-        if s.orelse:
-            out += ["else:"] + indent(self.lines(s.orelse))
+            return (self.counted(s, "then", s.then) if known else self.counted(s, "else", s.orelse)) or ["pass"]
+        out = [f"if {gen.x(s.cond, {})}:"] + indent(self.counted(s, "then", s.then) or ["pass"])
+        orelse = self.counted(s, "else", s.orelse)
+        if orelse:
+            out += ["else:"] + indent(orelse)
         return out
+
+    def counted(self, s, kind: str, block: list) -> list:
+        """A branch's lines, after the line counting it when the program counts coverage."""
+        return ([self.cov.ran(s, kind)] if self.cov is not None else []) + self.lines(block)
 
     def l_ForS(self, s):
         gen = self.gen
@@ -110,10 +116,12 @@ class StatementGen:
             self.layout.players
         k = gen.x(s.count, {}) if self.audit is None else gen.fresh("k")
         deal = [f"E.deal(st, {k}, {src}, {first}, {base}, {width}, {players}, {trig}, {gen.k(self.layout.zone_vis)})"]
-        if self.audit is None:
+        if self.audit is None and self.cov is None:
             return deal
         held = f"sum(len(Z[{base} + _p * {width}]) for _p in range({players}))"
         had = gen.fresh("h")
+        if self.audit is None:      # coverage: the cards dealt are what the hands gained
+            return [f"{had} = {held}"] + deal + self.cov.moved_by(s, f"{held} - {had}")
         return [f"{k} = {gen.x(s.count, {})}", f"{had} = {held}"] + deal + [
             f"{self.audit}(st, {gen.k(s.pos)}, 'deal', {k} * {players}, {held} - {had})"]
 
@@ -130,9 +138,9 @@ class StatementGen:
             c = gen.fresh("c")
             same = "" if (z.isdigit() and d.isdigit() and z != d) else f" and {zv} is not Z[{d}]"
             put = f"Z[{d}][0:0] = {m}" if b else f"Z[{d}].extend({m})"
-            return [f"{zv} = Z[{z}]", f"if {zv}{same}:"] + indent(check(zv)) + [
+            return self.count_move(s, None) + [f"{zv} = Z[{z}]", f"if {zv}{same}:"] + indent(check(zv)) + [
                 f"    {m} = {zv}[:]", f"    {zv}.clear()", f"    {put}", f"    for {c} in {m}: L[{c}] = {d}",
-                "    " + log.format(z=z)]
+                "    " + log.format(z=z)] + indent(self.count_move(s, m, ran=False))
         if isinstance(src, ir.TopN):
             self.not_negative(src.count, f"'{'bottom' if src.bottom else 'top'} N of'")
         if isinstance(src, ir.TopN) and isinstance(src.cards, ir.ZoneRef):
@@ -144,7 +152,7 @@ class StatementGen:
                 k = gen.fresh("k")
                 pre, post, n = [f"{k} = {n}"], [self.report(s, "top", k, m)], k
             take = f"{m} = E.take_top(st, {z}, {n}, {trig}, {src.bottom})"
-            return pre + [take] + post + [f"if {m}:"] + indent(check(m)) + [
+            return pre + [take] + post + self.count_move(s, m) + [f"if {m}:"] + indent(check(m)) + [
                 f"    E.place(st, {m}, {d}, {b})", "    " + log.format(z=z)]
         # cards from several zones land group by group, in the order the events tell it
         # (under a pile, the last group goes first, so that the groups keep their order)
@@ -154,10 +162,18 @@ class StatementGen:
             named = [self.report(s, "pick", gen.x(src.count, {}) if src.count is not None else "1", m)]
         elif self.audit is not None and names_cards(src):
             named = [self.report(s, "filter", "1", m)]
-        return [f"{m} = list({gen.x(src, {})})"] + named + [f"if {m}:", f"    for _z, _cs in {groups}:"] + \
+        return [f"{m} = list({gen.x(src, {})})"] + named + self.count_move(s, m) + [
+            f"if {m}:", f"    for _z, _cs in {groups}:"] + \
             indent(indent(check("_cs"))) + [
                 f"        E.place(st, _cs, {d}, {b})",
                 f"        if st.log is not None: E.log_move(st, _z, {d}, _cs, {vis}, {b})"]
+
+    def count_move(self, s, cards, ran: bool = True) -> list:
+        """Coverage's lines for a move: one run (when `ran`), and the cards moved (the list `cards`)."""
+        if self.cov is None:
+            return []
+        run, moved = self.cov.moved_by(s, f"len({cards})")
+        return ([run] if ran else []) + ([moved] if cards is not None else [])
 
     def report(self, s, kind: str, named: str, moved: str) -> str:
         """The line that tells the audit how many cards a move named and how many it moved."""

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from . import engine as E
 from . import rng
 from .decisions import normalise, show
-from ..errors import IllegalMove, RuleRuntimeError
+from ..errors import IllegalMove, RuleRuntimeError, UsageError
 
 
 @dataclass
@@ -32,6 +32,7 @@ class Compiled:
     const: object               # const(expression): a constant of the rules worked out at this player count
     source: str = ""            # the generated text of the ops (for reading, not run)
     stat_fns: list = field(default_factory=list)    # f(st, c) per stat of rules.stats, in order
+    coverage: object = None     # coverage.Coverage of a program compiled to count coverage, else None
 
 
 class Program:
@@ -59,6 +60,8 @@ class Program:
         self.stat_per_seat = {s.name: s.per_seat for s in rules.stats}
         self._initial_code = c.initial_code
         self._initial = None
+        self.coverage = c.coverage
+        self.coverage_points = c.coverage.points if c.coverage is not None else []
 
     def new_state(self, seed: int = 0, log: bool = False, record: bool = False, script=None) -> E.State:
         """A new game: the setup run up to the first decision."""
@@ -74,6 +77,8 @@ class Program:
         st.log = events[:] if log else None
         st.chance = [] if record else None
         st.script = None if script is None else list(script)
+        if self.coverage is not None:
+            self.coverage.start_game()
         E.run(st, self.code, self.where, self.limits.steps, self.loops)
         return st
 
@@ -122,6 +127,19 @@ class Program:
                 except E.RULE_FAILURES as exc:
                     raise E.failure(exc, st, pos) from None
         st.me = st.current
+
+    def count_coverage(self, on: bool) -> None:
+        """Count coverage points only while on (the real game), not a bot's look-ahead on clones."""
+        self.counters().switch(on)
+
+    def take_coverage(self) -> tuple:
+        """(counts, moved) per coverage point since the last take, then zeroed."""
+        return self.counters().take()
+
+    def counters(self):
+        if self.coverage is None:
+            raise UsageError("this program does not count coverage: compile it with game.program(n, coverage=True)")
+        return self.coverage
 
     def legal_moves(self, st: E.State) -> list:
         """Every legal move of the deciding player, deduplicated by card type."""
