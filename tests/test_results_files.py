@@ -34,7 +34,7 @@ def run_file(tmp_path_factory):
     out = io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
         assert main(["simulate", R_ECO, "--players", "3", "--games", "30", "--seed", "4", "--bots",
-                     "greedy,random,random", "--results", str(path), "--json"]) == 0
+                     "greedy,random,random", "--results", str(path), "--track", "--json"]) == 0
     return path, json.loads(out.getvalue())
 
 
@@ -152,3 +152,20 @@ def test_games_auto_plays_until_every_win_share_is_known_to_the_precision(capsys
 def test_games_auto_without_precision_is_a_usage_error(capsys):
     code, out, err = call(capsys, "simulate", LIXO, "--players", 2, "--games", "auto")
     assert code == 2 and "--precision" in err
+
+
+def test_without_track_the_lines_hold_no_track_and_lead_changes_are_not_measured(capsys, tmp_path):
+    path = tmp_path / "r.jsonl"
+    code, out, err = call(capsys, "simulate", LIXO, "--players", 2, "--games", 5, "--results", path, "--json")
+    assert code == 0, err
+    assert all("track" not in r for r in lines(path))
+    assert json.loads(out)["metrics"]["lead_changes"] is None
+
+
+def test_each_line_says_which_rules_ran(run_file):
+    path, doc = run_file
+    rows = doc["metrics"]["coverage"]
+    for r in lines(path):
+        assert len(r["coverage"]) == len(r["moved"]) == len(rows)
+    for i, row in enumerate(rows):
+        assert row["games"] == sum(1 for r in lines(path) if r["coverage"][i] > 0)

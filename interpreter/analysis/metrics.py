@@ -6,11 +6,11 @@ estimator over games (decisions within one game are not independent).
 """
 from __future__ import annotations
 
-import importlib
 import math
 import statistics
 
 from . import pergame
+from .coverage import coverage_rows, coverage_warnings
 from .intervals import LEVEL, chi2_sf, t_quantile
 from .values import NO_GAMES, NO_SPREAD, ONE_GAME, mean_number, median_number, number, share_number
 
@@ -156,17 +156,11 @@ def choice(records: list) -> dict:
 
 
 def coverage(points, records: list) -> dict:
-    """Rule coverage from `coverage.coverage_rows` (another module); None when it or the points are missing."""
-    try:                                         # coverage.py is written separately and may not be merged yet
-        rows = importlib.import_module(f"{__package__}.coverage").coverage_rows
-    except ModuleNotFoundError:
-        rows = None
-    if rows is None or points is None:
+    """Rule coverage rows and their warnings; None when the run counted none (or its points are unknown)."""
+    rows = coverage_rows(points, records) if points is not None else []
+    if not rows:
         return {"coverage": None, "coverage_warnings": None}
-    result = rows(points, records)
-    if isinstance(result, dict):
-        return {"coverage": result.get("coverage"), "coverage_warnings": result.get("coverage_warnings")}
-    return {"coverage": result, "coverage_warnings": None}
+    return {"coverage": rows, "coverage_warnings": coverage_warnings(rows, len(records))}
 
 
 def skill_gap(records: list, players: int, bots: list, fractions: list) -> list | None:

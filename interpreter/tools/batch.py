@@ -10,6 +10,7 @@ import time
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from ..compiler.game import load_game
+from ..runtime.coverage import plain_points
 from ..errors import RulesetError, UsageError
 from . import report, simulate            # as modules: a test replaces simulate.simulate to make a bug
 from .options import bot_list, load, positive_float, positive_int
@@ -146,7 +147,7 @@ def coverage_points_of(run: dict):
         err(f"warning: {run['ruleset']} has changed since the run (sha256 differs): coverage is shown by point "
             "number")
         return None
-    return game.program(run["players"], coverage=True).coverage_points
+    return plain_points(game.program(run["players"], coverage=True).coverage_points)
 
 
 def add_batch_commands(sub, shared) -> None:

@@ -13,9 +13,10 @@ import statistics
 import time
 
 from ..analysis.intervals import wilson
-from ..analysis.metrics import summarise
+from ..analysis.metrics import histogram, summarise
 from ..errors import RuleRuntimeError
 from ..runtime import rng
+from ..runtime.coverage import plain_points
 from ..runtime.engine import DEFAULT_LIMITS
 from ..seats.bots import make_bot
 from ..compiler.game import Game
@@ -105,7 +106,7 @@ def simulate(game: Game, players: int, games, seed: int, bot_names: list, progre
             break
         target = min(max_games, target + AUTO_BATCH)
     seconds = time.perf_counter() - start
-    points = game.program(players, coverage=True).coverage_points if coverage else None
+    points = plain_points(game.program(players, coverage=True).coverage_points) if coverage else None
     return summary(game, players, seed, bot_names, records, seconds, points)
 
 
@@ -143,4 +144,20 @@ def summary(game_or_meta, players: int, seed: int, bot_names: list, records: lis
         "games_per_second": games / max(seconds, 1e-9) if seconds is not None else None,
     }
     doc.update(summarise(records, players, list(bot_names), points=points))
+    doc["score_histogram"] = seat_histograms(scores)
     return doc
+
+
+def seat_histograms(columns: list) -> list:
+    """Each seat's scores in bins shared by every seat ([[lo, hi, count], …] per seat), so they compare."""
+    edges = [(lo, hi) for lo, hi, _ in histogram([x for column in columns for x in column])]
+    if not edges:
+        return [[] for _ in columns]
+    top = len(edges) - 1
+    out = []
+    for column in columns:
+        counts = [0] * len(edges)
+        for x in column:
+            counts[next((i for i, (lo, hi) in enumerate(edges) if x < hi), top)] += 1
+        out.append([[lo, hi, c] for (lo, hi), c in zip(edges, counts)])
+    return out

@@ -123,10 +123,14 @@ def histogram_lines(doc: dict) -> list:
     m = doc.get("metrics") or {}
     lines = []
     hist = ((m.get("length") or {}).get("turns") or {}).get("histogram")
-    if hist:
+    if hist and len(hist) == 1 and hist[0][1] - hist[0][0] == 1:
+        lines.append(f"turns per game: {hist[0][0]} in every game")
+    elif hist:
         lines.append("turns per game:")
         lines += ["  " + line for line in text_histogram(hist, 60)]
-    for k, h in enumerate(doc.get("score_histogram") or []):
-        lines.append(f"scores of seat {k}:")
-        lines += ["  " + line for line in text_histogram(h, 60)]
+    seats = doc.get("score_histogram") or []
+    if seats and seats[0]:          # every seat's scores together: the bins are shared
+        pooled = [[lo, hi, sum(h[i][2] for h in seats)] for i, (lo, hi, _) in enumerate(seats[0])]
+        lines.append("scores (every seat):")
+        lines += ["  " + line for line in text_histogram(pooled, 60)]
     return lines

@@ -16,6 +16,7 @@ from rich.text import Text
 
 from ..analysis.compare import compare
 from ..compiler.game import load_game
+from ..runtime.coverage import plain_points
 from ..errors import RuleRuntimeError, RulesetError
 from ..seats.bots import make_bot
 from . import simulate
@@ -60,7 +61,7 @@ def play_paired(game, players: int, seed: int, names: list, games: int, rotate: 
 
 
 def variant_summary(game, players: int, seed: int, names: list, found: list, seconds: float) -> dict:
-    points = game.program(players, coverage=True).coverage_points
+    points = plain_points(game.program(players, coverage=True).coverage_points)
     doc = simulate.summary(game, players, seed, names, found, seconds, points)
     return doc
 
