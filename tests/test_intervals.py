@@ -87,7 +87,7 @@ def test_wilson_with_no_games_is_undefined():
 def test_wilson_contains_the_share_and_widens_with_fewer_games(n, share):
     lo, hi = wilson(share * n, n)
     lo2, hi2 = wilson(share * 4 * n, 4 * n)
-    assert lo <= share <= hi
+    assert lo <= share * n / n <= hi
     assert hi - lo >= hi2 - lo2
 
 
@@ -257,8 +257,10 @@ def exact_power(n, effect):
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.floats(min_value=0.1, max_value=100), st.floats(min_value=0.05, max_value=50))
-def test_games_needed_is_the_fewest_games_with_80_percent_power(sd, delta):
+@given(st.floats(min_value=0.1, max_value=100), st.floats(min_value=0.02, max_value=3))
+def test_games_needed_is_the_fewest_games_with_80_percent_power(sd, effect):
+    # (scipy's noncentral t gives nan beyond an effect of about 3 sds at 1 df: no reference there)
+    delta = effect * sd
     n = games_needed(sd, delta)
     assert exact_power(n, delta / sd) >= 0.8 - 1e-4
     if n > 2:

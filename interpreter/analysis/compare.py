@@ -73,7 +73,7 @@ def metrics_of(records: list, players: int) -> list:
             [pergame.forced_share(r) for r in records])]
     for k in range(players):
         seat = seat_word(k)
-        out += [(Metric(f"wins_by_seat.{k}", f"{seat}-seat advantage (its win share)", "points", share=True),
+        out += [(Metric(f"wins_by_seat.{k}", f"{seat}-seat advantage", "points", share=True),
                  [f[k] for f in fractions]),
                 (Metric(f"score_by_seat.{k}", f"the {seat} seat's score", "points of score"),
                  [r["scores"][k] for r in records]),
