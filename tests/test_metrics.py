@@ -54,7 +54,7 @@ def test_seats_are_distinguishable_when_p_is_below_5_percent():
     records = [game([1, 0], [0])] * 16 + [game([0, 1], [1])] * 4
     seats = summary(records)["metrics"]["seat_advantage"]
     assert seats["distinguishable"] is True
-    assert seats["verdict"].startswith("the seats differ: seat 1 wins 80.0 %")
+    assert seats["verdict"].startswith("the seats differ: seat 0 wins 80.0 %")
 
 
 def test_a_line_says_when_the_seats_cannot_be_told_apart_at_this_sample_size():

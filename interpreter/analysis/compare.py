@@ -132,7 +132,8 @@ def compare_one(metric: Metric, values_a: list, values_b: list) -> dict:
     """One metric: A, B, B − A with interval and p over the games where both give a value, and a verdict."""
     pairs = [(x, y) for x, y in zip(values_a, values_b) if x is not None and y is not None]
     a, b = [x for x, _ in pairs], [y for _, y in pairs]
-    out = {**paired_diff(a, b), "a": side(metric, a), "b": side(metric, b), "games": len(pairs)}
+    out = {**paired_diff(a, b), "a": side(metric, a), "b": side(metric, b), "games": len(pairs),
+           "share": metric.unit == "points"}       # a share of games (or of a game): shown in points
     out["delta"] = worth_detecting(metric, a)
     diffs = [y - x for x, y in pairs]
     out["games_needed"] = (games_needed(statistics.stdev(diffs), out["delta"])

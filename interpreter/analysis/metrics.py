@@ -68,7 +68,7 @@ def seat_verdict(out: dict, wins: list, games: int, expected: float) -> str:
     if not out["distinguishable"]:
         return f"the seats cannot be told apart at this sample size ({test}){small}"
     best = max(range(len(wins)), key=lambda k: wins[k])
-    return (f"the seats differ: seat {best + 1} wins {100 * wins[best] / games:.1f} % against a fair "
+    return (f"the seats differ: seat {best} wins {100 * wins[best] / games:.1f} % against a fair "
             f"{100 / len(wins):.1f} % ({test}){small}")
 
 
@@ -184,11 +184,14 @@ def stats(records: list) -> dict:
     out = {}
     for name in names:
         values = [r["stats"][name] for r in records if name in r.get("stats", {})]
+        flat = [x for v in values for x in (v if isinstance(v, list) else [v])]
+        share = bool(flat) and all(isinstance(x, bool) for x in flat)      # a yes/no stat: a share of games
         if values and isinstance(values[0], list):
             seats = len(values[0])
-            out[name] = {"per_seat": True, "by_seat": [stat_number([v[k] for v in values]) for k in range(seats)]}
+            out[name] = {"per_seat": True, "share": share,
+                         "by_seat": [stat_number([v[k] for v in values]) for k in range(seats)]}
         else:
-            out[name] = {"per_seat": False, "all": stat_number(values)}
+            out[name] = {"per_seat": False, "share": share, "all": stat_number(values)}
     return out
 
 
