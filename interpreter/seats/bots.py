@@ -36,6 +36,7 @@ class Bot:
 
     name = "bot"
     uses_view = True        # plays from the seat's view, which needs the game's event log
+    looks_ahead = True      # plays moves on copies of the state before it chooses
 
     def __init__(self, seed: int = 0):
         self.rng = random.Random(seed)
@@ -75,6 +76,7 @@ class RandomBot(Bot):
 
     name = "random"
     uses_view = False
+    looks_ahead = False
 
     def choose(self, program, st, moves):
         return moves[self.rng.randrange(len(moves))] if len(moves) > 1 else moves[0]

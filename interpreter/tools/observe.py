@@ -28,10 +28,12 @@ def observe_game(game: Game, players: int, seed: int, bots: list, track: bool = 
         choices[len(legal)] = choices.get(len(legal), 0) + 1
         decider = st.decider
         decisions[decider] += 1
-        if coverage:        # only the real game counts: bots' look-ahead runs on copies meanwhile
+        bot = bots[decider]
+        pause = coverage and bot.looks_ahead    # only the real game counts, not a look-ahead on copies
+        if pause:
             program.count_coverage(False)
-        move = bots[decider].choose(program, st, legal)
-        if coverage:
+        move = bot.choose(program, st, legal)
+        if pause:
             program.count_coverage(True)
         if moves is not None:
             moves.append((decider, program.move_text(st, move)))
