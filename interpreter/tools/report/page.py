@@ -107,7 +107,7 @@ def fmt_p(p) -> str:
     v = number(p)
     if v is None:
         return f'<span class="na">{NOT_MEASURED}</span>'
-    return "< 0.001" if v < 0.001 else f"{v:.3f}"
+    return "&lt; 0.001" if v < 0.001 else f"{v:.3f}"
 
 
 def cell(content: str, numeric: bool = False) -> str:

@@ -45,7 +45,7 @@ def compare_table(data: dict) -> str:
     diff = data.get("diff")
     if not isinstance(diff, dict) or not diff:
         return not_measured("differences between A and B")
-    a, b = data.get("a") or {}, data.get("b") or {}
+    a, b = (data.get(k) if isinstance(data.get(k), dict) else {} for k in ("a", "b"))
     rows = []
     for key, entry in diff.items():
         share = is_share(str(key))
@@ -72,7 +72,7 @@ def forest_rows(diff) -> list:
 
 def compare_sections(data: dict, plots, single) -> list:
     """The sections of a comparison report; `single(summary, plots, prefix)` gives a run's own sections."""
-    a, b = data.get("a") or {}, data.get("b") or {}
+    a, b = (data.get(k) if isinstance(data.get(k), dict) else {} for k in ("a", "b"))
     runs = f'<div class="pair"><div><h3>A</h3>{header(a)}</div><div><h3>B</h3>{header(b)}</div></div>'
     parts = [("runs", "A and B", runs)]
     body = compare_table(data)
