@@ -13,7 +13,8 @@ ALIASES = {"turns": lambda s: length_entry(s, "turns", "mean"), "moves": lambda 
            "choice": lambda s: dig(s, "metrics", "choice", "mean"),
            "forced": lambda s: dig(s, "metrics", "choice", "forced")}
 SEATED = {"wins_by_seat": win_rows, "win_share": win_rows, "seat_advantage": win_rows,
-          "score_by_seat": lambda s: dig(s, "intervals", "score_by_seat") or []}
+          "score_by_seat": lambda s: [interval(e) for e in dig(s, "intervals", "score_by_seat") or []],
+          "decisions_by_seat": lambda s: [interval(e) for e in dig(s, "metrics", "length", "decisions_by_seat") or []]}
 
 
 def is_share(name: str) -> bool:
@@ -49,7 +50,9 @@ def compare_table(data: dict) -> str:
     rows = []
     for key, entry in diff.items():
         share = is_share(str(key))
-        got_a, got_b = resolve(a, str(key)), resolve(b, str(key))
+        # the comparison's own A and B (over the paired games) where it gives them, else the runs' summaries
+        got_a = entry.get("a") if isinstance(entry, dict) and isinstance(entry.get("a"), dict) else resolve(a, str(key))
+        got_b = entry.get("b") if isinstance(entry, dict) and isinstance(entry.get("b"), dict) else resolve(b, str(key))
         got_a = as_entry(got_a) if isinstance(got_a, tuple) else got_a
         got_b = as_entry(got_b) if isinstance(got_b, tuple) else got_b
         rows.append([cell(esc(key)), cell(fmt(got_a, share), True), cell(fmt(got_b, share), True),
