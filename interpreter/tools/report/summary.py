@@ -4,7 +4,7 @@ and skill gap, each a table with its plot beside it. A missing part reads "not m
 from __future__ import annotations
 
 from .page import (cell, esc, fmt, fmt_count, fmt_number, fmt_p, interval, json_value, not_measured, number, pair,
-                   section, table)
+                   table)
 from . import plots as draw
 
 

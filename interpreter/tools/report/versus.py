@@ -1,7 +1,7 @@
 """Reports over several runs: a paired comparison of A and B, and a sweep over a varied value."""
 from __future__ import annotations
 
-from .page import cell, esc, fmt, fmt_p, interval, not_measured, number, pair, table
+from .page import cell, esc, fmt, fmt_p, interval, not_measured, pair, table
 from .summary import dig, fair_share, figure, header, length_entry, seat_names, win_rows
 from . import plots as draw
 
