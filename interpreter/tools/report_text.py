@@ -81,7 +81,8 @@ def axis(lo: float, hi: float, span: int, width: int) -> str:
         return left[:width]
     gap = max(span, len(left) + len(right) + 1) - len(left) - len(right)
     line = left + " " * gap + right
-    return line if len(line) <= width else f"{left}…{right}"[:width]
+    short = f"{left}…{right}"
+    return line if len(line) <= width else short if len(short) <= width else (left + "…")[:width]
 
 
 def text_histogram(data, width: int = 60, height: int = 2) -> list:

@@ -31,7 +31,7 @@ def stats_section(summary: dict) -> str:
 
 def coverage_row(point: dict):
     """One coverage point's cells and its highlight: never run, or run but never moved a card."""
-    games, share, moved = (number(dig(point, k)) for k in ("games", "share", "moved"))
+    games, share, moved, runs = (number(dig(point, k)) for k in ("games", "share", "moved", "runs"))
     kind = dig(point, "kind")
     never = games == 0
     unmoved = not never and kind == "move" and moved == 0
@@ -39,7 +39,8 @@ def coverage_row(point: dict):
              cell(esc(dig(point, "text") or "")),
              cell(fmt_count(games) if games is not None else fmt(None), True),
              cell(fmt_number(share, percent=True) if share is not None else fmt(None), True),
-             cell(fmt_count(moved) if moved is not None else fmt(None), True)]
+             cell(fmt_count(runs) if runs is not None else "", True),
+             cell(fmt_count(moved) if moved is not None else "", True)]   # None: a point that moves no card
     return cells, "never" if never else "unmoved" if unmoved else ""
 
 
@@ -52,7 +53,7 @@ def coverage_section(summary: dict) -> str:
     never = sum(1 for _, cls in rows if cls == "never")
     text = (f'<p class="note">{len(points)} points; {never} never ran (red); '
             "a move that ran but never moved a card is yellow.</p>")
-    text += table(["kind", "where", "rule", "games it ran in", "share of games", "cards moved"],
+    text += table(["kind", "where", "rule", "games it ran in", "share of games", "times it ran", "cards moved"],
                   [cells for cells, _ in rows], row_classes=[cls for _, cls in rows])
     warnings = [w for w in items(dig(summary, "metrics", "coverage_warnings"))]
     if warnings:

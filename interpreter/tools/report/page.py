@@ -89,8 +89,10 @@ def fmt_count(v) -> str:
 def fmt(entry, percent: bool = False) -> str:
     """A value with its 95 % interval as HTML ("52.2 % (49.4 – 55.0)"), or "not measured"."""
     got = interval(entry)
+    note = entry.get("note") if isinstance(entry, dict) else None
     if got is None:
-        return f'<span class="na">{NOT_MEASURED}</span>'
+        why = f" ({esc(note)})" if note else ""
+        return f'<span class="na">{NOT_MEASURED}{why}</span>'
     v, lo, hi = got
     places = 1 if percent else decimals(v)
     text = fmt_number(v, percent, places)
@@ -99,6 +101,8 @@ def fmt(entry, percent: bool = False) -> str:
         if percent:
             lo_text, hi_text = lo_text.removesuffix(" %"), hi_text.removesuffix(" %")
         text += f' <span class="note">({lo_text} – {hi_text})</span>'
+    if note:                        # why an interval is missing or has width 0: never read it as certainty
+        text += f'<br><span class="note">{esc(note)}</span>'
     return text
 
 
@@ -107,7 +111,7 @@ def fmt_p(p) -> str:
     v = number(p)
     if v is None:
         return f'<span class="na">{NOT_MEASURED}</span>'
-    return "< 0.001" if v < 0.001 else f"{v:.3f}"
+    return "&lt; 0.001" if v < 0.001 else f"{v:.3f}"
 
 
 def cell(content: str, numeric: bool = False) -> str:

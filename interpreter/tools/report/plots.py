@@ -44,7 +44,7 @@ class Plots:
         start = text.index("<svg")
         end = text.index(">", start)
         opening = re.sub(r'\s+xmlns(:\w+)?="[^"]*"', "", text[start:end])
-        return opening + text[end:].rstrip() + "\n"
+        return own_ids(opening + text[end:].rstrip() + "\n", f"f{self.drawn}-")
 
     def draw(self, build, *args, width: float = 4.6, height: float = 2.8) -> str:
         """build(fig, *args) under the report's settings, returned as SVG."""
@@ -52,6 +52,16 @@ class Plots:
             fig = self.figure_class(figsize=(width, height), layout="constrained")
             build(fig, *args)
             return self.svg(fig)
+
+
+def own_ids(svg: str, prefix: str) -> str:
+    """Every id of a figure, and every reference to one, prefixed: figures share a page, and matplotlib
+    names every figure's parts alike (figure_1, axes_1). Only tags change, never drawn text."""
+    def retag(match):
+        tag = re.sub(r'\bid="([^"]*)"', lambda m: f'id="{prefix}{m.group(1)}"', match.group(0))
+        tag = re.sub(r"url\(#([^)]*)\)", lambda m: f"url(#{prefix}{m.group(1)})", tag)
+        return re.sub(r'href="#([^"]*)"', lambda m: f'href="#{prefix}{m.group(1)}"', tag)
+    return re.sub(r"<[^>]+>", retag, svg)
 
 
 def error_bars(rows):
@@ -129,10 +139,10 @@ def contiguous(bins: list):
 
 
 def bar_counts(fig, keys: list, counts: list, xlabel: str, ylabel: str):
-    """A bar per key (categories or small integers), e.g. decisions by number of legal moves."""
+    """A bar per number (e.g. decisions by number of legal moves); a number never seen leaves a gap."""
     ax = fig.add_subplot()
-    ax.bar(range(len(keys)), counts, 0.8, color="C0")
-    ax.set_xticks(range(len(keys)), [label(k) for k in keys])
+    ax.bar(keys, counts, 0.8, color="C0")
+    ax.xaxis.get_major_locator().set_params(integer=True)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
 

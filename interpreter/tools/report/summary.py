@@ -4,7 +4,7 @@ and skill gap, each a table with its plot beside it. A missing part reads "not m
 from __future__ import annotations
 
 from .page import (cell, esc, fmt, fmt_count, fmt_number, fmt_p, interval, json_value, not_measured, number, pair,
-                   section, table)
+                   table)
 from . import plots as draw
 
 
@@ -103,6 +103,8 @@ def advantage_note(summary: dict) -> str:
     if not isinstance(adv, dict) or number(adv.get("chi2")) is None:
         return '<p class="na">chi-square test over seats: not measured.</p>'
     told = adv.get("distinguishable")
+    if isinstance(adv.get("verdict"), str):
+        return f'<p class="note">{esc(adv["verdict"])}.</p>'
     verdict = ("the seats' win shares differ more than chance explains" if told is True else
                "the seats cannot be told apart at this sample size" if told is False else "")
     return (f'<p class="note">chi-square {fmt_number(number(adv["chi2"]))} (df {esc(adv.get("df", "?"))}), '
@@ -224,6 +226,6 @@ def choice_section(summary: dict, plots, prefix: str) -> str:
                                      if isinstance(hist, dict) else ()) if k is not None and c is not None)
     if not got:
         return pair(text, not_measured("choice histogram"))
-    svg = plots.draw(draw.bar_counts, [fmt_count(k) for k, _ in got], [c for _, c in got],
+    svg = plots.draw(draw.bar_counts, [k for k, _ in got], [c for _, c in got],
                      "legal moves at a decision", "decisions")
     return pair(text, figure(f"{prefix}choice", svg, "decisions by number of legal moves"))

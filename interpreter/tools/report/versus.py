@@ -1,7 +1,7 @@
 """Reports over several runs: a paired comparison of A and B, and a sweep over a varied value."""
 from __future__ import annotations
 
-from .page import cell, esc, fmt, fmt_p, interval, not_measured, number, pair, table
+from .page import cell, esc, fmt, fmt_p, interval, not_measured, pair, table
 from .summary import dig, fair_share, figure, header, length_entry, seat_names, win_rows
 from . import plots as draw
 
@@ -13,7 +13,8 @@ ALIASES = {"turns": lambda s: length_entry(s, "turns", "mean"), "moves": lambda 
            "choice": lambda s: dig(s, "metrics", "choice", "mean"),
            "forced": lambda s: dig(s, "metrics", "choice", "forced")}
 SEATED = {"wins_by_seat": win_rows, "win_share": win_rows, "seat_advantage": win_rows,
-          "score_by_seat": lambda s: dig(s, "intervals", "score_by_seat") or []}
+          "score_by_seat": lambda s: [interval(e) for e in dig(s, "intervals", "score_by_seat") or []],
+          "decisions_by_seat": lambda s: [interval(e) for e in dig(s, "metrics", "length", "decisions_by_seat") or []]}
 
 
 def is_share(name: str) -> bool:
@@ -45,11 +46,13 @@ def compare_table(data: dict) -> str:
     diff = data.get("diff")
     if not isinstance(diff, dict) or not diff:
         return not_measured("differences between A and B")
-    a, b = data.get("a") or {}, data.get("b") or {}
+    a, b = (data.get(k) if isinstance(data.get(k), dict) else {} for k in ("a", "b"))
     rows = []
     for key, entry in diff.items():
         share = is_share(str(key))
-        got_a, got_b = resolve(a, str(key)), resolve(b, str(key))
+        # the comparison's own A and B (over the paired games) where it gives them, else the runs' summaries
+        got_a = entry.get("a") if isinstance(entry, dict) and isinstance(entry.get("a"), dict) else resolve(a, str(key))
+        got_b = entry.get("b") if isinstance(entry, dict) and isinstance(entry.get("b"), dict) else resolve(b, str(key))
         got_a = as_entry(got_a) if isinstance(got_a, tuple) else got_a
         got_b = as_entry(got_b) if isinstance(got_b, tuple) else got_b
         rows.append([cell(esc(key)), cell(fmt(got_a, share), True), cell(fmt(got_b, share), True),
@@ -72,7 +75,7 @@ def forest_rows(diff) -> list:
 
 def compare_sections(data: dict, plots, single) -> list:
     """The sections of a comparison report; `single(summary, plots, prefix)` gives a run's own sections."""
-    a, b = data.get("a") or {}, data.get("b") or {}
+    a, b = (data.get(k) if isinstance(data.get(k), dict) else {} for k in ("a", "b"))
     runs = f'<div class="pair"><div><h3>A</h3>{header(a)}</div><div><h3>B</h3>{header(b)}</div></div>'
     parts = [("runs", "A and B", runs)]
     body = compare_table(data)
