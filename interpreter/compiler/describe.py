@@ -1,7 +1,6 @@
 """Checked expressions written back as rules-language text, for short labels (coverage points)."""
 from __future__ import annotations
 
-from ..frontend import ir
 
 MAX_LABEL = 60      # characters of an expression in a label; longer ones end in …
 
