@@ -143,7 +143,8 @@ def test_simulate_human_output(capsys):
     code, out, err = call(capsys, "simulate", R_ECO, "--players", "2", "--games", "3", "--bots", "random,greedy")
     assert code == 0
     assert "greedy" in out and "win share" in out
-    assert re.search(r"^turns: [\d.]+ ± [\d.]+ \(min \d+ – max \d+\)$", out, re.M)
+    assert re.search(r"^turns: mean [\d.]+ ± [\d.]+, median [\d.]+ ± [\d.]+ \(sd [\d.]+, min \d+ – max \d+\)$",
+                     out, re.M)
     assert re.search(r"^moves: ", out, re.M)
     assert "games/s" in out
     assert err == ""                           # no progress bar: stderr is not a terminal

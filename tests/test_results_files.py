@@ -169,3 +169,23 @@ def test_each_line_says_which_rules_ran(run_file):
         assert len(r["coverage"]) == len(r["moved"]) == len(rows)
     for i, row in enumerate(rows):
         assert row["games"] == sum(1 for r in lines(path) if r["coverage"][i] > 0)
+
+
+def test_the_win_share_intervals_are_wilson_intervals_of_the_results_lines(run_file):
+    path, doc = run_file
+    found, z = lines(path), 1.959963984540054
+    n = len(found)
+    for k in range(3):
+        p = sum(1 / len(r["winners"]) for r in found if k in r["winners"]) / n      # a tie split k ways
+        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        half = z / (1 + z * z / n) * (p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5
+        assert doc["intervals"]["wins_by_seat"][k]["ci95"] == pytest.approx([centre - half, centre + half])
+
+
+def test_the_turns_interval_is_the_t_interval_of_the_results_lines(run_file):
+    path, doc = run_file
+    turns = [r["turns"] for r in lines(path)]
+    n, mean = len(turns), sum(turns) / len(turns)
+    sd = (sum((t - mean) ** 2 for t in turns) / (n - 1)) ** 0.5
+    t29 = 2.045229642132703                  # Student's t, 97.5 % quantile, 29 degrees of freedom
+    assert doc["intervals"]["turns"]["ci95"] == pytest.approx([mean - t29 * sd / n ** 0.5, mean + t29 * sd / n ** 0.5])

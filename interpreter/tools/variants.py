@@ -128,6 +128,9 @@ def print_compare(con, doc: dict) -> None:
     for d in doc["diff"].values():
         if d.get("verdict"):
             con.print(Text(f"- {d['verdict']}"), soft_wrap=True)
+    n = len(doc["diff"])
+    con.print(Text(f"{n} numbers compared: about {n / 20:.0f} of them would show p < 0.05 by chance alone, so "
+                   "trust a single small p among many only after a second, larger run"), soft_wrap=True)
 
 
 def label(doc: dict) -> str:
