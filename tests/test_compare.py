@@ -129,3 +129,9 @@ def test_sweep_varies_one_row_of_a_player_count_table(capsys):
 def test_a_bad_vary_is_a_usage_error(capsys, vary):
     code, out, err = call(capsys, "sweep", R_ECO, "--vary", vary, "--players", 2, "--games", 3)
     assert code == 2
+
+
+def test_compare_progress_counts_the_games_of_both_variants(capsys):
+    code, out, err = call(capsys, "compare", R_ECO, "--players", 2, "--games", 10, "--json", "--progress")
+    assert code == 0 and json.loads(out)["a"]["games"] == 10
+    assert err.splitlines()[-1].startswith("compare: 20/20 games")

@@ -51,12 +51,12 @@ def progress_lines(total, start: float, what: str = "simulate"):
 
 
 @contextlib.contextmanager
-def progress_for(args, total, what: str = "simulating"):
+def progress_for(args, total, command: str = "simulate"):
     """The progress callback of a batch: lines with --progress, a bar on a terminal, else none."""
     if getattr(args, "progress", False):
-        yield progress_lines(total, time.perf_counter(), what.removesuffix("ing"))
+        yield progress_lines(total, time.perf_counter(), command)
     elif sys.stderr.isatty():           # a bar on the terminal (stdout stays clean for --json)
-        with Progress(TextColumn(what), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+        with Progress(TextColumn(command), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                       console=console(stderr=True), transient=True) as bar:
             task = bar.add_task("games", total=total)
             yield lambda done: bar.update(task, completed=done)

@@ -98,7 +98,7 @@ def cmd_compare(args) -> int:
     b = variant(args, args.other or args.ruleset, args.set_b)
     names = bot_list(args.bots, args.players)
     total = 2 * args.games * (args.players if args.rotate else 1)
-    with progress_for(args, total, "comparing") as progress:
+    with progress_for(args, total, "compare") as progress:
         doc = run_compare(a, b, args.players, args.seed, names, args.games, args.rotate, progress,
                           track=not args.no_track)
     if args.report:
@@ -174,7 +174,7 @@ def cmd_sweep(args) -> int:
     names = bot_list(args.bots, args.players)
     grid = list(itertools.product(*[[(name, v) for v in values] for name, values in args.vary]))
     rows, base = [], None
-    with progress_for(args, len(grid) * args.games * (args.players if args.rotate else 1), "sweeping") as progress:
+    with progress_for(args, len(grid) * args.games * (args.players if args.rotate else 1), "sweep") as progress:
         for i, combo in enumerate(grid):
             game = variant(args, args.ruleset, list(combo))
             start = time.perf_counter()
