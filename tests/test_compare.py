@@ -135,3 +135,23 @@ def test_compare_progress_counts_the_games_of_both_variants(capsys):
     code, out, err = call(capsys, "compare", R_ECO, "--players", 2, "--games", 10, "--json", "--progress")
     assert code == 0 and json.loads(out)["a"]["games"] == 10
     assert err.splitlines()[-1].startswith("compare: 20/20 games")
+
+
+def test_two_results_files_of_runs_with_the_same_seed_are_compared_game_by_game(capsys, tmp_path):
+    for name, sets in (("a", []), ("b", ["--set", "hand_limit=3"])):
+        code, _, err = call(capsys, "simulate", R_ECO, "--players", 2, "--games", 30, "--seed", 8, *sets,
+                            "--results", tmp_path / f"{name}.jsonl")
+        assert code == 0, err
+    from_files = compare_json(capsys, tmp_path / "a.jsonl", tmp_path / "b.jsonl")
+    played = compare_json(capsys, R_ECO, "--set-b", "hand_limit=3", "--players", 2, "--games", 30, "--seed", 8,
+                          "--no-track")
+    assert from_files["diff"]["turns"] == played["diff"]["turns"]
+    assert from_files["diff"]["stats.disposed.0"] == played["diff"]["stats.disposed.0"]
+
+
+def test_results_files_that_do_not_pair_are_refused(capsys, tmp_path):
+    for name, seed in (("a", 1), ("b", 2)):
+        assert call(capsys, "simulate", R_ECO, "--players", 2, "--games", 3, "--seed", seed,
+                    "--results", tmp_path / f"{name}.jsonl")[0] == 0
+    code, out, err = call(capsys, "compare", tmp_path / "a.jsonl", tmp_path / "b.jsonl")
+    assert code == 2 and "do not pair" in err

@@ -17,12 +17,13 @@ from rich.text import Text
 from ..analysis.compare import compare
 from ..compiler.game import load_game
 from ..runtime.coverage import plain_points
-from ..errors import RuleRuntimeError, RulesetError
+from ..errors import RuleRuntimeError, RulesetError, UsageError
 from ..seats.bots import make_bot
 from . import simulate
-from .batch import add_output_options, progress_for
+from .batch import add_output_options, analysed, progress_for
 from .observe import observe_game
-from .options import bot_list, limits_of, overrides_of, print_warnings, set_option
+from .results import read_results
+from .options import bot_list, limits_of, positive_int, overrides_of, print_warnings, set_option
 from .output import console, err, print_json
 from . import report
 from .summary_text import pm
@@ -92,8 +93,29 @@ def variant(args, path: str, extra: list):
     return game
 
 
+RESULTS_SUFFIXES = (".jsonl", ".ndjson")
+
+
+def compared_results(args) -> dict:
+    """Two results files of runs on the same seeds (`simulate --results`), compared game by game."""
+    if not args.other or not args.other.endswith(RESULTS_SUFFIXES):
+        raise UsageError("compare FILE.jsonl needs a second results file: compare a.jsonl b.jsonl")
+    sides = []
+    for path in (args.ruleset, args.other):
+        runs = read_results([path])
+        if len(runs) != 1:
+            raise UsageError(f"{path}: holds {len(runs)} runs; give a file of one run to compare")
+        sides.append(runs[0])
+    docs = [analysed(*side) for side in sides]
+    return {"a": docs[0], "b": docs[1], "rotate": False, "diff": compare(sides[0][2], sides[1][2])["diff"]}
+
+
 def cmd_compare(args) -> int:
     """Two variants on the same games: A, B and B − A with intervals and verdicts."""
+    if args.ruleset.endswith(RESULTS_SUFFIXES):
+        return show_compare(args, compared_results(args))
+    if args.players is None:
+        raise UsageError("compare needs --players N (the number of players of both variants)")
     a = variant(args, args.ruleset, args.set_a)
     b = variant(args, args.other or args.ruleset, args.set_b)
     names = bot_list(args.bots, args.players)
@@ -101,6 +123,11 @@ def cmd_compare(args) -> int:
     with progress_for(args, total, "compare") as progress:
         doc = run_compare(a, b, args.players, args.seed, names, args.games, args.rotate, progress,
                           track=not args.no_track)
+    return show_compare(args, doc)
+
+
+def show_compare(args, doc: dict) -> int:
+    """The comparison as a report (--report), then JSON (--json) or text."""
     if args.report:
         report.write_report(args.report, "compare", doc)
         err(f"wrote {args.report}")
@@ -225,8 +252,11 @@ def print_sweep(con, doc: dict) -> None:
 def add_variant_commands(sub, shared) -> None:
     """compare and sweep."""
     common, ruleset, players, bots, limits = shared
-    p = sub.add_parser("compare", parents=[common, ruleset, players, bots, limits],
-                       help="play two variants on the same games and print B − A with intervals")
+    p = sub.add_parser("compare", parents=[common, ruleset, bots, limits],
+                       help="play two variants on the same games and print B − A with intervals (or compare "
+                            "two results files of runs with the same seed: compare a.jsonl b.jsonl)")
+    p.add_argument("--players", "-n", type=positive_int, metavar="N",
+                   help="number of players (not with two results files, which say it)")
     p.add_argument("other", metavar="RULESET_B", nargs="?",
                    help="the second ruleset (default: RULESET again, with --set-b)")
     p.add_argument("--set-a", metavar="NAME=VALUE", type=set_option, action="append",
