@@ -291,8 +291,14 @@ def play_moves(program, seed: int, bots: list):
     return moves, program.result(st)
 
 
-@pytest.mark.parametrize("path", RULESETS, ids=os.path.basename)
-@pytest.mark.parametrize("bot", ["random", "greedy", "memory"])
+def slow_with(bot: str) -> list:
+    """(ruleset, bot) cases; a look-ahead bot on Sorting Memo takes a minute a game: soak runs those."""
+    return [pytest.param(path, b, id=f"{b}-{os.path.basename(path)}",
+                         marks=[pytest.mark.soak] if b == bot and "sorting_memo" in path else [])
+            for path in RULESETS for b in (["random", "greedy", "memory"] if bot == "memory" else [bot])]
+
+
+@pytest.mark.parametrize("path, bot", slow_with("memory"))
 def test_the_same_seed_gives_the_same_game_with_coverage_on_and_off(path, bot):
     game = load_game(path)
     players = game.rules.min_players
@@ -303,8 +309,8 @@ def test_the_same_seed_gives_the_same_game_with_coverage_on_and_off(path, bot):
         assert counted == plain
 
 
-@pytest.mark.parametrize("path", RULESETS, ids=os.path.basename)
-def test_the_same_seed_gives_the_same_game_with_coverage_for_automa_and_simulate(path):
+@pytest.mark.parametrize("path, bot", slow_with("automa"))
+def test_the_same_seed_gives_the_same_game_with_coverage_for_automa_and_simulate(path, bot):
     game = load_game(path)
     players = game.rules.max_players
     bots = ["automa"] + ["random"] * (players - 1)
