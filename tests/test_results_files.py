@@ -189,3 +189,16 @@ def test_the_turns_interval_is_the_t_interval_of_the_results_lines(run_file):
     sd = (sum((t - mean) ** 2 for t in turns) / (n - 1)) ** 0.5
     t29 = 2.045229642132703                  # Student's t, 97.5 % quantile, 29 degrees of freedom
     assert doc["intervals"]["turns"]["ci95"] == pytest.approx([mean - t29 * sd / n ** 0.5, mean + t29 * sd / n ** 0.5])
+
+
+def test_analyze_without_the_ruleset_numbers_the_coverage_points_and_says_why(run_file, capsys, tmp_path):
+    path, doc = run_file
+    moved = []
+    for r in lines(path):
+        r["run"]["ruleset"] = str(tmp_path / "gone.yaml")
+        moved.append(json.dumps(r))
+    (tmp_path / "moved.jsonl").write_text("\n".join(moved) + "\n", encoding="utf-8")
+    code, out, err = call(capsys, "analyze", tmp_path / "moved.jsonl", "--json")
+    assert code == 0 and "cannot be loaded here: coverage is shown by point number" in err
+    rows = json.loads(out)["metrics"]["coverage"]
+    assert [row["games"] for row in rows] == [row["games"] for row in doc["metrics"]["coverage"]]

@@ -131,8 +131,13 @@ def analysed(run: dict, bots: list, found: list) -> dict:
     """A run's summary from its records; coverage rows named by the ruleset when it is at hand."""
     points = None
     if any("coverage" in r for r in found):
-        points = coverage_points_of(run)
+        points = coverage_points_of(run) or numbered_points(len(found[0].get("coverage") or []))
     return simulate.summary(run, run["players"], run["seed"], bots, found, None, points)
+
+
+def numbered_points(n: int) -> list:
+    """Coverage points known only by their number (the ruleset of the run is not at hand)."""
+    return [{"kind": "point", "where": f"point {i}", "text": f"coverage point {i}"} for i in range(n)]
 
 
 def coverage_points_of(run: dict):
