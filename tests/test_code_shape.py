@@ -11,7 +11,8 @@ MAX_MODULE_LINES = 800
 MAX_FUNCTION_LINES = 60
 # what each folder may import besides interpreter.errors (its __init__.py says why)
 MAY_IMPORT = {"frontend": set(), "runtime": set(), "compiler": {"frontend", "runtime"},
-              "seats": {"runtime"}, "tools": {"frontend", "runtime", "compiler", "seats"}}
+              "seats": {"runtime"}, "analysis": set(),
+              "tools": {"frontend", "runtime", "compiler", "seats", "analysis"}}
 
 
 def tree(path: Path) -> ast.Module:
