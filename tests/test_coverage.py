@@ -159,6 +159,20 @@ def test_a_point_in_a_variant_points_into_the_file_that_holds_the_rule(write):
     assert {q.pos.file for q in p.coverage_points} == {base}
 
 
+def test_a_procedure_called_from_two_places_is_one_point_at_its_own_statement(cov):
+    text = edit(RULES, "            - move empty to hand\n", "            - call tidy\n            - call tidy\n")
+    p = cov(text.replace("    turn:\n", "    procedures:\n      tidy: [\"move empty to hand\"]\n    turn:\n"))
+    (counts, _), = runs(p, 1)
+    assert counts[point(p, "move", "move empty to hand")] == 2 * 5
+
+
+def test_a_branch_the_player_count_rules_out_never_runs_at_that_count(cov):
+    p = cov(edit(RULES, "if: turn > 100", "if: players > 2"))
+    results = runs(p, 2)
+    assert games_with(results, point(p, "then", "if players > 2")) == 0
+    assert games_with(results, point(p, "else", "if players > 2")) == 2
+
+
 # ---------------------------------------------------------------- what they count
 
 def test_a_branch_whose_condition_is_never_true_runs_in_no_game(cov):

@@ -137,6 +137,7 @@ class Program:
         return self.counters().take()
 
     def counters(self):
+        """The coverage counters; a program compiled without them refuses to count."""
         if self.coverage is None:
             raise UsageError("this program does not count coverage: compile it with game.program(n, coverage=True)")
         return self.coverage
