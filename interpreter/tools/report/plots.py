@@ -58,7 +58,7 @@ def own_ids(svg: str, prefix: str) -> str:
     """Every id of a figure, and every reference to one, prefixed: figures share a page, and matplotlib
     names every figure's parts alike (figure_1, axes_1). Only tags change, never drawn text."""
     def retag(match):
-        tag = re.sub(r'\bid="([^"]*)"', lambda m: f'id="{prefix}{m.group(1)}"', match.group(0))
+        tag = re.sub(r'(?<=\s)id="([^"]*)"', lambda m: f'id="{prefix}{m.group(1)}"', match.group(0))
         tag = re.sub(r"url\(#([^)]*)\)", lambda m: f"url(#{prefix}{m.group(1)})", tag)
         return re.sub(r'href="#([^"]*)"', lambda m: f'href="#{prefix}{m.group(1)}"', tag)
     return re.sub(r"<[^>]+>", retag, svg)
