@@ -476,3 +476,10 @@ def test_a_ruleset_name_with_markup_is_shown_as_written_in_simulates_title(capsy
     path.write_text(base.replace("name: Mini", 'name: "[bold red]x[/] [x]"'), encoding="utf-8")
     code, out, err = call(capsys, "simulate", str(path), "--players", "2", "--games", "2")
     assert code == 0 and "[bold red]x[/] [x]: 2 games, 2 players" in out
+
+
+@pytest.mark.parametrize("command", ["", "validate", "lint", "schema", "simulate", "analyze", "compare", "sweep",
+                                     "record", "replay", "bench", "play"])
+def test_every_command_prints_its_help(capsys, command):
+    code, out, err = call(capsys, *([command] if command else []), "--help")
+    assert code == 0 and out.startswith("usage: cardrules") and err == ""

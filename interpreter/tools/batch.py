@@ -159,7 +159,7 @@ def add_batch_commands(sub, shared) -> None:
     """simulate and analyze."""
     common, ruleset, players, bots, limits = shared
     p = sub.add_parser("simulate", parents=[common, ruleset, players, bots, limits],
-                       help="play many bot games and print statistics with 95 % intervals")
+                       help="play many bot games and print statistics with 95 %% intervals")
     p.add_argument("--games", "-g", type=games_option, default=100, metavar="G",
                    help="games (default 100), or auto: play until --precision is reached")
     p.add_argument("--precision", type=precision_option, metavar="P",
