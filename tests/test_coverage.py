@@ -77,17 +77,25 @@ def play_counted(program, seed: int, bots: list, switch: bool = True):
     """Play one game counting only the real game (as simulate does), or everything when not switch."""
     program.take_coverage()
     program.count_coverage(True)
-    st = program.new_state(seed, log=viewing(bots))
-    while not st.over:
-        if switch:
-            program.count_coverage(False)
-        move = bots[st.decider].choose(program, st, program.legal_moves(st))
-        if switch:
-            program.count_coverage(True)
-        program.apply(st, move)
+    st, _ = play(program, seed, bots, switch)
     if switch:
         program.count_coverage(False)
     return st, program.take_coverage()
+
+
+def play(program, seed: int, bots: list, pause: bool):
+    """(final state, move texts) of a game; counting is paused while each bot chooses when `pause`."""
+    st = program.new_state(seed, log=viewing(bots))
+    moves = []
+    while not st.over:
+        if pause:
+            program.count_coverage(False)
+        move = bots[st.decider].choose(program, st, program.legal_moves(st))
+        if pause:
+            program.count_coverage(True)
+        moves.append(program.move_text(st, move))
+        program.apply(st, move)
+    return st, moves
 
 
 def viewing(bots: list) -> bool:
@@ -291,17 +299,7 @@ def test_taking_the_counts_zeroes_them(cov):
 
 def play_moves(program, seed: int, bots: list):
     """The moves and result of a game played with these bots, counting coverage when the program does."""
-    counting = bool(program.coverage_points)
-    st = program.new_state(seed, log=viewing(bots))
-    moves = []
-    while not st.over:
-        if counting:
-            program.count_coverage(False)
-        move = bots[st.decider].choose(program, st, program.legal_moves(st))
-        if counting:
-            program.count_coverage(True)
-        moves.append(program.move_text(st, move))
-        program.apply(st, move)
+    st, moves = play(program, seed, bots, pause=bool(program.coverage_points))
     return moves, program.result(st)
 
 
