@@ -94,15 +94,16 @@ def cmd_simulate(args) -> int:
     return emit(args, doc)
 
 
-def emit(args, doc: dict, kind: str = "simulate") -> int:
-    """The report file (--report), then the JSON document (--json) or the text tables."""
+def emit(args, doc: dict, kind: str = "simulate", show=print_summary, report_doc=None) -> int:
+    """The report file (--report, of `report_doc` when the report draws another shape than the JSON),
+    then the JSON document (--json) or `show(console, doc)`."""
     if getattr(args, "report", None):
-        report.write_report(args.report, kind, doc)
+        report.write_report(args.report, kind, doc if report_doc is None else report_doc)
         err(f"wrote {args.report}")
     if args.json:
         print_json(doc)
     else:
-        print_summary(console(), doc)
+        show(console(), doc)
     return 0
 
 
@@ -111,15 +112,12 @@ def cmd_analyze(args) -> int:
     docs = [analysed(run, bots, found) for run, bots, found in read_results(args.results)]
     if len(docs) == 1:
         return emit(args, docs[0], "analyze")
-    if getattr(args, "report", None):
-        report.write_report(args.report, "sweep", [(run_label(d), d) for d in docs])
-        err(f"wrote {args.report}")
-    if args.json:
-        print_json({"runs": docs})
-    else:
-        for doc in docs:
-            print_summary(console(), doc)
-    return 0
+    return emit(args, {"runs": docs}, "sweep", print_runs, [(run_label(d), d) for d in docs])
+
+
+def print_runs(con, doc: dict) -> None:
+    for run in doc["runs"]:
+        print_summary(con, run)
 
 
 def run_label(doc: dict) -> str:

@@ -20,12 +20,10 @@ from ..runtime.coverage import plain_points
 from ..errors import RuleRuntimeError, RulesetError, UsageError
 from ..seats.bots import make_bot
 from . import simulate
-from .batch import add_output_options, analysed, progress_for
+from .batch import add_output_options, analysed, emit, progress_for
 from .observe import observe_game
+from .options import bot_list, limits_of, overrides_of, positive_int, print_warnings, set_option
 from .results import read_results
-from .options import bot_list, limits_of, positive_int, overrides_of, print_warnings, set_option
-from .output import console, err, print_json
-from . import report
 from .summary_text import pm
 
 
@@ -113,7 +111,7 @@ def compared_results(args) -> dict:
 def cmd_compare(args) -> int:
     """Two variants on the same games: A, B and B − A with intervals and verdicts."""
     if args.ruleset.endswith(RESULTS_SUFFIXES):
-        return show_compare(args, compared_results(args))
+        return emit(args, compared_results(args), "compare", print_compare)
     if args.players is None:
         raise UsageError("compare needs --players N (the number of players of both variants)")
     a = variant(args, args.ruleset, args.set_a)
@@ -123,19 +121,7 @@ def cmd_compare(args) -> int:
     with progress_for(args, total, "compare") as progress:
         doc = run_compare(a, b, args.players, args.seed, names, args.games, args.rotate, progress,
                           track=not args.no_track)
-    return show_compare(args, doc)
-
-
-def show_compare(args, doc: dict) -> int:
-    """The comparison as a report (--report), then JSON (--json) or text."""
-    if args.report:
-        report.write_report(args.report, "compare", doc)
-        err(f"wrote {args.report}")
-    if args.json:
-        print_json(doc)
-    else:
-        print_compare(console(), doc)
-    return 0
+    return emit(args, doc, "compare", print_compare)
 
 
 def print_compare(con, doc: dict) -> None:
@@ -215,14 +201,7 @@ def cmd_sweep(args) -> int:
                 row["diff_from_first"] = compare(base, found)["diff"]
             rows.append(row)
     doc = {"vary": [n for n, _ in args.vary], "rows": rows}
-    if args.report:
-        report.write_report(args.report, "sweep", [(row_label(row), row["summary"]) for row in rows])
-        err(f"wrote {args.report}")
-    if args.json:
-        print_json(doc)
-    else:
-        print_sweep(console(), doc)
-    return 0
+    return emit(args, doc, "sweep", print_sweep, [(row_label(row), row["summary"]) for row in rows])
 
 
 def row_label(row: dict) -> str:
@@ -288,10 +267,7 @@ def add_paired_options(p) -> None:
 
 
 def simulate_games(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    n = positive_int(text)
     if n < 2:
         raise argparse.ArgumentTypeError("a comparison needs at least 2 games")
     return n
