@@ -92,6 +92,13 @@ def test_a_histogram_of_fractional_values_closes_its_last_bin_on_the_largest():
     assert metrics.histogram([0.5, 1.0]) == [[0.5, 0.75, 1], [0.75, 1.0, 1]]
 
 
+def test_the_seats_score_histograms_share_their_bins():
+    # scores 1 and 3 for seat 0, 2 and 2 for seat 1: the pooled bins are [1,2) [2,3) [3,4)
+    records = [game([1, 2], [1]), game([3, 2], [0])]
+    assert summary(records)["score_histogram"] == [[[1, 2, 1], [2, 3, 0], [3, 4, 1]],
+                                                   [[1, 2, 0], [2, 3, 2], [3, 4, 0]]]
+
+
 def test_decisions_per_seat_is_the_mean_over_games():
     records = [game([1, 0], [0], decisions=[4, 2]), game([1, 0], [0], decisions=[6, 2])]
     by_seat = summary(records)["metrics"]["length"]["decisions_by_seat"]

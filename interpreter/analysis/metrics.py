@@ -20,7 +20,8 @@ NOT_MEASURED_TRACK = None         # a metric that needs `track` in a run made wi
 
 
 def summarise(records: list, players: int, bots: list, points=None) -> dict:
-    """The summary's "intervals" and "metrics" of a run; `points` are the program's coverage points."""
+    """The summary's "intervals", "metrics" and "score_histogram" of a run; `points` are the program's
+    coverage points."""
     fractions = [pergame.win_fractions(r, players) for r in records]
     return {"intervals": intervals(records, players, fractions),
             "metrics": {"seat_advantage": seat_advantage(fractions, players),
@@ -32,7 +33,8 @@ def summarise(records: list, players: int, bots: list, points=None) -> dict:
                         "choice": choice(records),
                         **coverage(points, records),
                         "skill_gap": skill_gap(records, players, bots, fractions),
-                        "stats": stats(records)}}
+                        "stats": stats(records)},
+            "score_histogram": seat_histograms([[r["scores"][k] for r in records] for k in range(players)])}
 
 
 def intervals(records: list, players: int, fractions: list) -> dict:
@@ -101,6 +103,21 @@ def histogram(values: list) -> list:
     while len(counts) > 1 and counts[-1] == 0:                      # whole-number bins may overshoot by one
         counts.pop()
     return [[edges[i], edges[i + 1], c] for i, c in enumerate(counts)]
+
+
+def seat_histograms(columns: list) -> list:
+    """Each seat's scores in bins shared by every seat ([[lo, hi, count], …] per seat), so they compare."""
+    edges = [(lo, hi) for lo, hi, _ in histogram([x for column in columns for x in column])]
+    if not edges:
+        return [[] for _ in columns]
+    top = len(edges) - 1
+    out = []
+    for column in columns:
+        counts = [0] * len(edges)
+        for x in column:
+            counts[next((i for i, (lo, hi) in enumerate(edges) if x < hi), top)] += 1
+        out.append([[lo, hi, c] for (lo, hi), c in zip(edges, counts)])
+    return out
 
 
 def closeness(records: list) -> dict:

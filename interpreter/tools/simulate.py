@@ -13,7 +13,8 @@ import statistics
 import time
 
 from ..analysis.intervals import wilson
-from ..analysis.metrics import histogram, summarise
+from ..analysis.metrics import summarise
+from ..analysis.pergame import win_fractions
 from ..errors import RuleRuntimeError
 from ..runtime import rng
 from ..runtime.coverage import plain_points
@@ -111,13 +112,9 @@ def simulate(game: Game, players: int, games, seed: int, bot_names: list, progre
 
 
 def win_shares(records: list, players: int) -> list:
-    """Each seat's share of the wins, a tie split between the winners (in game order, as always)."""
-    wins = [0.0] * players
-    for r in records:
-        share = 1.0 / len(r["winners"])
-        for k in r["winners"]:
-            wins[k] += share
-    return wins
+    """Each seat's wins, a tie split between the winners, added up in game order."""
+    fractions = [win_fractions(r, players) for r in records]
+    return [sum(f[k] for f in fractions) for k in range(players)]
 
 
 def precise_enough(records: list, players: int, precision: float) -> bool:
@@ -144,20 +141,5 @@ def summary(game_or_meta, players: int, seed: int, bot_names: list, records: lis
         "games_per_second": games / max(seconds, 1e-9) if seconds is not None else None,
     }
     doc.update(summarise(records, players, list(bot_names), points=points))
-    doc["score_histogram"] = seat_histograms(scores)
     return doc
 
-
-def seat_histograms(columns: list) -> list:
-    """Each seat's scores in bins shared by every seat ([[lo, hi, count], …] per seat), so they compare."""
-    edges = [(lo, hi) for lo, hi, _ in histogram([x for column in columns for x in column])]
-    if not edges:
-        return [[] for _ in columns]
-    top = len(edges) - 1
-    out = []
-    for column in columns:
-        counts = [0] * len(edges)
-        for x in column:
-            counts[next((i for i, (lo, hi) in enumerate(edges) if x < hi), top)] += 1
-        out.append([[lo, hi, c] for (lo, hi), c in zip(edges, counts)])
-    return out
