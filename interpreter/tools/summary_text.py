@@ -7,6 +7,7 @@ import math
 from rich.table import Table
 from rich.text import Text
 
+from .play import plural
 from .report_text import text_histogram
 
 
@@ -28,10 +29,10 @@ def pm(x: dict | None, percent: bool = False, digits: int | None = None) -> str:
 def print_summary(console, doc: dict) -> None:
     """Everything a run measured, for a reader at a terminal (Text, not markup: names are shown as written)."""
     console.print(seat_table(doc))
-    m = doc.get("metrics") or {}
+    m = doc["metrics"]
     for line in seat_lines(m) + metric_lines(doc, m):
         console.print(Text(line), soft_wrap=True)
-    stats = m.get("stats") or {}
+    stats = m["stats"]
     for line in stats_lines(doc, stats) if stats else []:
         console.print(Text(line), soft_wrap=True)
     for line in coverage_lines(m):
@@ -39,56 +40,47 @@ def print_summary(console, doc: dict) -> None:
     for line in histogram_lines(doc):
         console.print(Text(line), soft_wrap=True)
     if doc.get("seconds") is not None:
-        console.print(Text(f"{doc['games']} games in {doc['seconds']:.2f} s: {doc['games_per_second']:.1f} games/s"))
+        console.print(Text(f"{plural(doc['games'], 'game')} in {doc['seconds']:.2f} s: {doc['games_per_second']:.1f} games/s"))
 
 
 def seat_table(doc: dict) -> Table:
-    iv = doc.get("intervals") or {}
+    iv = doc["intervals"]
     table = Table(title=Text(f"{doc['name']}: {doc['games']} games, {doc['players']} players, seed {doc['seed']}"
-                             + "".join(f", {k}={v}" for k, v in doc.get("overrides", {}).items())))
+                             + "".join(f", {k}={v}" for k, v in doc["overrides"].items())))
     for name, justify in (("seat", "right"), ("bot", "left"), ("mean score ± 95 %", "right"), ("sd", "right"),
                           ("win share ± 95 %", "right")):
         table.add_column(name, justify=justify)
     for k in range(doc["players"]):
-        score = (iv.get("score_by_seat") or [None] * doc["players"])[k] or {
-            "value": doc["score"]["mean_by_seat"][k], "ci95": None}
-        wins = (iv.get("wins_by_seat") or [None] * doc["players"])[k] or {"value": doc["wins_by_seat"][k]}
-        table.add_row(str(k), Text(doc["bots"][k]), pm(score), f"{doc['score']['sd_by_seat'][k]:.2f}",
-                      pm(wins, percent=True))
+        table.add_row(str(k), Text(doc["bots"][k]), pm(iv["score_by_seat"][k]), f"{doc['score']['sd_by_seat'][k]:.2f}",
+                      pm(iv["wins_by_seat"][k], percent=True))
     return table
 
 
 def seat_lines(m: dict) -> list:
-    adv = m.get("seat_advantage")
-    return [f"seat advantage: {adv['verdict']}"] if adv and adv.get("verdict") else []
+    return [f"seat advantage: {m['seat_advantage']['verdict']}"]
 
 
 def metric_lines(doc: dict, m: dict) -> list:
     """One line per metric, each number with its 95 % interval."""
     lines = []
-    length = m.get("length") or {}
+    length = m["length"]
     for key in ("turns", "moves"):
-        part = length.get(key) or {}
         s = doc[key]
-        median = f", median {pm(part.get('median'))}" if part.get("median") else ""
-        lines.append(f"{key}: mean {pm(part.get('mean') or {'value': s['mean']})}{median} "
+        lines.append(f"{key}: mean {pm(length[key]['mean'])}, median {pm(length[key]['median'])} "
                      f"(sd {s['sd']:.1f}, min {s['min']} – max {s['max']})")
-    if length.get("decisions_by_seat"):
-        lines.append("decisions per seat: " + ", ".join(pm(x) for x in length["decisions_by_seat"]))
-    close = m.get("closeness") or {}
-    if close:
-        lines.append(f"closeness: winner's margin {pm(close.get('margin'))}; shared wins "
-                     f"{pm(close.get('shared_wins'), percent=True)}")
+    lines.append("decisions per seat: " + ", ".join(pm(x) for x in length["decisions_by_seat"]))
+    close = m["closeness"]
+    lines.append(f"closeness: winner's margin {pm(close['margin'])}; shared wins "
+                 f"{pm(close['shared_wins'], percent=True)}")
     if m.get("lead_changes") is None:
         lines.append("lead changes, decisiveness, comebacks: not measured (simulate --track follows the scores "
                      "turn by turn)")
     else:
         lines.append(f"lead changes per game {pm(m.get('lead_changes'))}; decisiveness "
                      f"{pm(m.get('decisiveness'), percent=True)}; comebacks {pm(m.get('comeback'), percent=True)}")
-    choice = m.get("choice") or {}
-    if choice:
-        lines.append(f"choice: {pm(choice.get('mean'))} legal moves per decision; forced "
-                     f"{pm(choice.get('forced'), percent=True)}")
+    choice = m["choice"]
+    lines.append(f"choice: {pm(choice['mean'])} legal moves per decision; forced "
+                 f"{pm(choice['forced'], percent=True)}")
     for gap in m.get("skill_gap") or []:
         lines.append(f"skill gap: {gap['bot']} ({gap['seats']} of {doc['players']} seats) wins "
                      f"{pm(gap['share'], percent=True)} against a fair {gap['fair_share']:.1%}")
@@ -120,15 +112,15 @@ def coverage_lines(m: dict) -> list:
 
 
 def histogram_lines(doc: dict) -> list:
-    m = doc.get("metrics") or {}
+    m = doc["metrics"]
     lines = []
-    hist = ((m.get("length") or {}).get("turns") or {}).get("histogram")
+    hist = m["length"]["turns"]["histogram"]
     if hist and len(hist) == 1 and hist[0][1] - hist[0][0] == 1:
         lines.append(f"turns per game: {hist[0][0]} in every game")
     elif hist:
         lines.append("turns per game:")
         lines += ["  " + line for line in text_histogram(hist, 60)]
-    seats = doc.get("score_histogram") or []
+    seats = doc["score_histogram"]
     if seats and seats[0]:          # every seat's scores together: the bins are shared
         pooled = [[lo, hi, sum(h[i][2] for h in seats)] for i, (lo, hi, _) in enumerate(seats[0])]
         lines.append("scores (every seat):")
