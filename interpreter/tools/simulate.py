@@ -69,11 +69,13 @@ def run_meta(game: Game, players: int, seed: int) -> dict:
 
 
 def play_one(game: Game, players: int, seed: int, g: int, bot_names: list, track: bool = False,
-             coverage: bool = False) -> dict:
-    """Game g of the run seeded with `seed`: its per-game record (the results file's line)."""
+             coverage: bool = False, deal: int | None = None) -> dict:
+    """Game g of the run seeded with `seed`: its per-game record (the results file's line). It is dealt
+    as game `deal` of the run (default g: compare --rotate deals one game to several rotations)."""
     bots = [make_bot(name, bot_seed(seed, g, k)) for k, name in enumerate(bot_names)]
     try:
-        found = observe_game(game, players, game_seed(seed, g), bots, track=track, coverage=coverage)
+        found = observe_game(game, players, game_seed(seed, g if deal is None else deal), bots, track=track,
+                             coverage=coverage)
     except RuleRuntimeError as exc:
         raise failed_in_game(exc, game, players, seed, g, bot_names) from None
     return {"game": g, **found, "bots": list(bot_names), "run": run_meta(game, players, seed)}

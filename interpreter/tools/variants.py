@@ -17,11 +17,9 @@ from rich.text import Text
 from ..analysis.compare import compare
 from ..compiler.game import load_game
 from ..runtime.coverage import plain_points
-from ..errors import RuleRuntimeError, RulesetError, UsageError
-from ..seats.bots import make_bot
+from ..errors import RulesetError, UsageError
 from . import simulate
 from .batch import add_output_options, analysed, emit, progress_for
-from .observe import observe_game
 from .options import bot_list, limits_of, overrides_of, positive_int, print_warnings, set_option
 from .results import read_results
 from .summary_text import pm
@@ -32,28 +30,20 @@ def rotated(names: list, r: int) -> list:
     return [names[(k - r) % len(names)] for k in range(len(names))]
 
 
-def paired_games(game, players: int, seed: int, names: list, games: int, rotate: bool):
-    """Every game of a paired run: (game index, deal seed, bot names, bots)."""
+def paired_games(players: int, names: list, games: int, rotate: bool):
+    """Every game of a paired run: (game index, the deal it plays, bot names by seat)."""
     rotations = players if rotate else 1
     for d in range(games):
         for r in range(rotations):
-            g = d * rotations + r
-            seat_names = rotated(names, r)
-            bots = [make_bot(n, simulate.bot_seed(seed, g, k)) for k, n in enumerate(seat_names)]
-            yield g, simulate.game_seed(seed, d), seat_names, bots
+            yield d * rotations + r, d, rotated(names, r)
 
 
 def play_paired(game, players: int, seed: int, names: list, games: int, rotate: bool, progress=None,
                 done: int = 0, track: bool = True) -> list:
     """The per-game records of one variant on the run's paired games."""
     found = []
-    game.program(players, coverage=True)
-    for g, deal, seat_names, bots in paired_games(game, players, seed, names, games, rotate):
-        try:
-            record = observe_game(game, players, deal, bots, track=track, coverage=True)
-        except RuleRuntimeError as exc:
-            raise simulate.failed_in_game(exc, game, players, seed, g, seat_names) from None
-        found.append({"game": g, **record, "bots": seat_names, "run": simulate.run_meta(game, players, seed)})
+    for g, deal, seat_names in paired_games(players, names, games, rotate):
+        found.append(simulate.play_one(game, players, seed, g, seat_names, track, True, deal))
         if progress is not None:
             progress(done + len(found))
     return found
