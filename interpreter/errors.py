@@ -52,6 +52,9 @@ class RulesetError(CardrulesError):
         self.diagnostics = sorted(diagnostics, key=lambda d: (d.pos.file, d.pos.line, d.pos.col))
         super().__init__("\n".join(str(d) for d in self.diagnostics))
 
+    def __reduce__(self):
+        return (type(self), (self.diagnostics,))
+
 
 class UsageError(CardrulesError):
     """Bad command-line use or an unreadable file."""
@@ -71,8 +74,11 @@ class RuleRuntimeError(CardrulesError):
     """A ruleset that fails while running (a guard tripped), naming the rule."""
 
     def __init__(self, pos: Pos | None, message: str):
-        self.pos = pos
+        self.pos, self.message = pos, message
         super().__init__(f"{pos}: {message}" if pos else message)
+
+    def __reduce__(self):
+        return (type(self), (self.pos, self.message))       # from a worker process, as it was raised
 
 
 @dataclass

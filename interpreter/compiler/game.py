@@ -15,9 +15,11 @@ from .build import compile_program
 class Game:
     """A checked ruleset; `program(n)` compiles it (once) for n players."""
 
-    def __init__(self, rules, path: str, sha256: str, overrides: dict, limits: Limits | None = None):
+    def __init__(self, rules, path: str, sha256: str, overrides: dict, limits: Limits | None = None,
+                 texts: dict | None = None):
         self.rules, self.path, self.sha256, self.overrides = rules, path, sha256, overrides
         self.limits = limits or DEFAULT_LIMITS      # the run-time guards of every program compiled here
+        self.texts = texts or {}        # {path: bytes} of the file and its bases: load_game(texts=) again
         self._programs: dict = {}
 
     @property
@@ -39,10 +41,12 @@ class Game:
         return self._programs[key]
 
 
-def load_game(path: str, overrides: dict | None = None, limits: Limits | None = None) -> Game:
+def load_game(path: str, overrides: dict | None = None, limits: Limits | None = None,
+              texts: dict | None = None) -> Game:
     """Load, schema-check, parse and check a ruleset; raise RulesetError with every problem.
-    `limits` are the run-time guards of its programs (engine.Limits; the defaults when None)."""
-    doc = loader.load(path)
+    `limits` are the run-time guards of its programs (engine.Limits; the defaults when None);
+    `texts` ({path: bytes}, a Game's own `texts`) loads the same files again without a disk."""
+    doc = loader.load(path, texts=texts)
     problems = schema.validate(doc)
     if problems:
         raise RulesetError(problems)
@@ -50,7 +54,7 @@ def load_game(path: str, overrides: dict | None = None, limits: Limits | None = 
     digest = hashlib.sha256()
     for raw in doc.raw:         # the bytes the loader read: no second, unbounded read of each file
         digest.update(raw)
-    return Game(rules, path, digest.hexdigest(), dict(overrides or {}), limits)
+    return Game(rules, path, digest.hexdigest(), dict(overrides or {}), limits, dict(zip(doc.sources, doc.raw)))
 
 
 def validate_file(path: str, overrides: dict | None = None) -> list:

@@ -467,9 +467,9 @@ def _compose(file: str, text: str):
     return node
 
 
-def _load_one(file: str) -> Document:
-    """Load a single YAML file, without following extends."""
-    raw = read_bytes(file, MAX_FILE_BYTES)
+def _load_one(file: str, texts: dict | None = None) -> Document:
+    """Load a single YAML file, without following extends (its bytes from `texts` when given)."""
+    raw = read_bytes(file, MAX_FILE_BYTES) if texts is None else texts[file]
     text = decode(file, raw)
     doc = Document(None, file, sources=[file], raw=[raw])
     _nbsp_in_indent(file, text)
@@ -655,17 +655,21 @@ def _get(data, path: Path):
     return data
 
 
-def load(file: str, _seen: tuple = (), _root: str | None = None) -> Document:
+def load(file: str, _seen: tuple = (), _root: str | None = None, texts: dict | None = None) -> Document:
     """Load a ruleset file, following `extends:` to its base (relative to the file).
 
     A base must lie beside the file the user named or in a folder below it (`_root`): a ruleset
-    cannot make cardrules read any other file."""
+    cannot make cardrules read any other file. With `texts` ({path: bytes}, the `sources` and `raw`
+    of a Document loaded before), the files are read from there: a worker needs no shared disk."""
     root = _root or os.path.realpath(os.path.dirname(os.path.abspath(file)))
-    doc = _load_one(file)
+    doc = _load_one(file, texts)
     base_name = doc.data.get("extends") if isinstance(doc.data, dict) else None
     if base_name is None:
         return doc
     pos = doc.pos(("extends",))
+    if texts is not None:        # loaded and checked from the disk before: the same files again
+        base_file = os.path.normpath(os.path.join(os.path.dirname(file), base_name))
+        return _extended(file, doc, load(base_file, _seen, root, texts), pos, base_name)
     if not isinstance(base_name, str) or not base_name.strip():
         raise RulesetError([Diagnostic(pos, "extends must name a ruleset file", "bad-extends",
                                        "e.g. extends: base.yaml, relative to this file")])
@@ -691,7 +695,11 @@ def load(file: str, _seen: tuple = (), _root: str | None = None) -> Document:
             "name the base ruleset relative to this file"
         raise RulesetError([Diagnostic(pos, f"extends '{base_name}': no such file beside {os.path.basename(file)}",
                                        "bad-extends", hint)])
-    base = load(base_file, _seen + (os.path.abspath(file),), root)
+    return _extended(file, doc, load(base_file, _seen + (os.path.abspath(file),), root), pos, base_name)
+
+
+def _extended(file: str, doc: Document, base: Document, pos: Pos, base_name: str) -> Document:
+    """A ruleset merged onto the base it extends."""
     if not isinstance(base.data, dict):
         raise RulesetError([Diagnostic(pos, f"extends '{base_name}': that file is not a ruleset (a mapping of keys)",
                                        "bad-extends", "name the base ruleset file, such as base.yaml")])

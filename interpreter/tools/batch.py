@@ -4,18 +4,21 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import sys
 import time
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+from ..analysis.tally import Tally
 from ..compiler.game import load_game
 from ..runtime.coverage import plain_points
 from ..errors import RulesetError, UsageError
 from . import report, simulate            # as modules: a test replaces simulate.simulate to make a bug
-from .options import bot_list, load, positive_float, positive_int
+from .options import add_scale_options, bot_list, load, positive_float, positive_int
 from .output import console, err, print_json
-from .results import ResultsWriter, read_results
+from .results import ResultsWriter, read_results, resume_from
+from .runner import backend_for
 from .summary_text import print_summary
 
 
@@ -74,24 +77,64 @@ def check_precision(args) -> None:
 
 
 def cmd_simulate(args) -> int:
-    """Bot games in bulk, reduced to statistics."""
+    """Bot games in bulk, reduced to statistics; Ctrl-C prints what finished and exits 130."""
+    started = time.perf_counter()
     check_precision(args)
+    check_resume(args)
     game = load(args)
     game.check_players(args.players)
     names = bot_list(args.bots, args.players)
-    writer = ResultsWriter(args.results) if args.results else None
+    coverage = not args.no_coverage
+    resumed = resumed_games(args, game, names, coverage) if args.resume else None
+    writer = ResultsWriter(args.results, append=args.resume) if args.results else None
+    game.program(args.players, coverage=coverage)       # before the workers fork: they inherit it
+    left = None if args.games is None else args.games - len(resumed[1] if resumed else ())
     try:
-        with progress_for(args, args.games or None) as progress:
+        with backend_for(args.jobs, args.dask, left) as backend, progress_for(args, args.games or None) as progress:
             doc = simulate.simulate(game, args.players, args.games, args.seed, names, progress=progress,
-                                    results=writer, track=args.track, coverage=not args.no_coverage,
-                                    precision=args.precision, max_games=args.max_games)
+                                    results=writer, track=args.track, coverage=coverage, precision=args.precision,
+                                    max_games=args.max_games, backend=backend, resumed=resumed,
+                                    started=started)
     finally:
         if writer is not None:
             writer.close()
     if args.games is None and doc["games"] >= args.max_games:
         err(f"warning: stopped at --max-games {args.max_games:,} before every seat's win share was known to "
             f"±{args.precision:.1%}")
-    return emit(args, doc)
+    code = emit(args, doc)
+    if "interrupted" in doc:
+        stop = doc["interrupted"]
+        err(f"interrupted after {stop['after']:,} of {stop['of']:,} games"
+            + (f"; the finished games are in {args.results}: add --resume to play the others" if args.results else ""))
+        return 130
+    return code
+
+
+def check_resume(args) -> None:
+    if not args.resume:
+        return
+    if not args.results:
+        raise UsageError("--resume needs --results FILE: the results file of the run to continue")
+    if args.games is None:
+        raise UsageError("--resume needs --games G (the number of games the interrupted run was asked for), "
+                         "not --games auto")
+
+
+def resumed_games(args, game, names: list, coverage: bool):
+    """(Tally, game indexes) of the games the results file holds for this run; nothing if it is new."""
+    tally = Tally(args.players, names)
+    if not os.path.exists(args.results):
+        err(f"{args.results}: no such file yet: nothing to resume, every game is played")
+        return tally, set()
+    done = resume_from(args.results, simulate.run_meta(game, args.players, args.seed), names,
+                       {"track": args.track, "coverage": coverage}, tally)
+    beyond = [g for g in done if g >= args.games]
+    if beyond:
+        raise UsageError(f"{args.results} holds game {max(beyond)}, beyond --games {args.games}: resume with the "
+                         "--games of the run that made it")
+    err(f"{args.results}: {len(done):,} of {args.games:,} games already played; playing the other "
+        f"{args.games - len(done):,}")
+    return tally, done
 
 
 def emit(args, doc: dict, kind: str = "simulate", show=print_summary, report_doc=None) -> int:
@@ -168,8 +211,12 @@ def add_batch_commands(sub, shared) -> None:
     p.add_argument("--seed", type=int, default=0, metavar="S",
                    help="seed of the run (default 0); game g uses rng.derive(S, g)")
     add_output_options(p)
+    add_scale_options(p)
     p.add_argument("--results", metavar="FILE",
-                   help="write one JSON object per game to FILE (one per line), for `cardrules analyze`")
+                   help="write one JSON object per game to FILE (one per line, as games finish), for "
+                        "`cardrules analyze`; kept when the run is interrupted")
+    p.add_argument("--resume", action="store_true",
+                   help="with --results FILE of an interrupted run: play only the games it lacks (same command)")
     p.add_argument("--track", action="store_true",
                    help="follow every seat's score turn by turn, for lead changes, decisiveness and comebacks "
                         "(it costs time: R-Eco plays about a third slower)")

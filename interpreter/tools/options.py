@@ -3,6 +3,7 @@ ruleset a command runs (its validate warnings printed once to stderr)."""
 from __future__ import annotations
 
 import argparse
+import os
 from dataclasses import replace
 from typing import NamedTuple
 
@@ -159,3 +160,22 @@ def limit_options() -> argparse.ArgumentParser:
     group.add_argument("--max-moves", type=positive_int, metavar="N",
                        help=f"legal moves of one decision (default {D.moves:,})")
     return limits
+
+
+def add_scale_options(p) -> None:
+    """--jobs and --dask: where a batch's games are played."""
+    cores = usable_cores()
+    p.add_argument("--jobs", "-j", type=positive_int, default=cores, metavar="N",
+                   help=f"play on N cores (default: every core this process may use, here {cores}); --jobs 1 "
+                        "plays in this process; the numbers are the same for every N")
+    p.add_argument("--dask", metavar="ADDRESS",
+                   help="play on a Dask cluster: a scheduler's address (tcp://HOST:8786), or `local` for a "
+                        "LocalCluster of --jobs workers on this machine (pip install -e '.[dask]')")
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system tells it)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 
 from ..errors import RecordError, RulesetError, UsageError
 from ..frontend.reading import read_text
@@ -15,10 +16,10 @@ RUN_FIELDS = {"ruleset": str, "name": str, "sha256": str, "players": int, "seed"
 class ResultsWriter:
     """Writes each game's record as one line, flushed, so an interrupted run keeps what it played."""
 
-    def __init__(self, path: str):
+    def __init__(self, path: str, append: bool = False):
         self.path = path
         try:
-            self.fh = open(path, "w", encoding="utf-8")
+            self.fh = open(path, "a" if append else "w", encoding="utf-8")
         except OSError as exc:
             raise UsageError(f"{path}: cannot write the results: {exc.strerror or exc}") from None
 
@@ -52,6 +53,56 @@ def read_results(paths: list) -> list:
                          "`cardrules simulate --results FILE` writes)")
     return [(found[min(found)][1]["run"], found[min(found)][1]["bots"], [found[g][1] for g in sorted(found)])
             for found in runs.values()]
+
+
+def resume_from(path: str, run: dict, bots: list, flags: dict, tally) -> set:
+    """The games a results file already holds for this very run, added to `tally`; their indexes.
+    A file of another ruleset, seed, bot list or set of options is refused, naming what differs; a
+    last line cut short (the run was killed mid-write) is dropped from the file."""
+    try:
+        text = read_text(path, MAX_RESULTS_BYTES, "results")
+    except RulesetError as exc:
+        raise UsageError(str(exc.diagnostics[0])) from None
+    lines = text.split("\n")
+    if lines[-1].strip():               # no newline after it: cut short
+        drop_torn_line(path, text, lines[-1])
+    done: set = set()
+    for n, line in enumerate(lines[:-1], 1):
+        if line.strip():
+            record = parse_line(path, n, line)
+            refuse_other_run(path, n, record, run, bots, flags)
+            if record["game"] in done:
+                raise RecordError(f"{path}:{n}: game {record['game']} is in the file twice; give each game once")
+            done.add(record["game"])
+            tally.add(record)
+    return done
+
+
+def drop_torn_line(path: str, text: str, torn: str) -> None:
+    """Cut the file after its last whole line (the game of the torn line is played again)."""
+    with open(path, "r+b") as fh:
+        fh.truncate(len(text[: len(text) - len(torn)].encode("utf-8")))
+    print(f"{path}: the last line was cut short (the run was stopped mid-write); it is dropped and that game "
+          "played again", file=sys.stderr)
+
+
+def refuse_other_run(path: str, n: int, record: dict, run: dict, bots: list, flags: dict) -> None:
+    """UsageError unless the line belongs to the run being resumed."""
+    theirs = record["run"]
+    for key, what in (("sha256", "ruleset (or an edited version of it)"), ("ruleset", "ruleset file"),
+                      ("players", "number of players"), ("seed", "seed"), ("overrides", "--set values")):
+        if theirs.get(key) != run[key]:
+            raise UsageError(f"{path}:{n}: these results are from another run: its {what} is "
+                             f"{theirs.get(key)!r}, this run's is {run[key]!r}; --resume continues the same "
+                             "command with the same results file (or give another file)")
+    if record["bots"] != list(bots):
+        raise UsageError(f"{path}:{n}: these results are from another run: its bots are "
+                         f"{','.join(record['bots'])}, this run's are {','.join(bots)}; --resume continues the "
+                         "same command with the same results file")
+    for field, option in (("track", "--track"), ("coverage", "--no-coverage")):
+        if (field in record) != flags[field]:
+            raise UsageError(f"{path}:{n}: these results were made {'with' if field in record else 'without'} "
+                             f"{option if field == 'track' else 'coverage'}: resume with the same options")
 
 
 def parse_line(path: str, n: int, line: str) -> dict:

@@ -39,8 +39,27 @@ def print_summary(console, doc: dict) -> None:
         console.print(Text(line), soft_wrap=True)
     for line in histogram_lines(doc):
         console.print(Text(line), soft_wrap=True)
-    if doc.get("seconds") is not None:
-        console.print(Text(f"{plural(doc['games'], 'game')} in {doc['seconds']:.2f} s: {doc['games_per_second']:.1f} games/s"))
+    for line in timing_lines(doc):
+        console.print(Text(line), soft_wrap=True)
+
+
+def timing_lines(doc: dict) -> list:
+    """Games per second in all and per worker, and the share of the time spent outside games."""
+    timing = doc.get("timing")
+    if not timing:
+        return []
+    played = timing["games"]
+    resumed = f" (and {doc['games'] - played:,} from the results file)" if played != doc["games"] else ""
+    lines = [f"{plural(played, 'game')} played in {timing['seconds']:.2f} s{resumed}: "
+             f"{timing['games_per_second']:.1f} games/s"]
+    workers = timing.get("workers") or []
+    if len(workers) > 1:
+        each = ", ".join(f"{w['games_per_second']:.1f}" for w in workers)
+        lines.append(f"{len(workers)} workers: {each} games/s each while playing")
+    if "outside_games" in timing:
+        lines.append(f"{timing['outside_games']:.0%} of the time outside games (start-up, compiling, merging, "
+                     "waiting)")
+    return lines
 
 
 def seat_table(doc: dict) -> Table:

@@ -20,32 +20,22 @@ from ..runtime.coverage import plain_points
 from ..errors import RulesetError, UsageError
 from . import simulate
 from .batch import add_output_options, analysed, emit, progress_for
-from .options import bot_list, limits_of, overrides_of, positive_int, print_warnings, set_option
+from .chunks import Batch
+from .options import (add_scale_options, bot_list, limits_of, overrides_of, positive_int, print_warnings,
+                      set_option)
 from .results import read_results
+from .runner import InProcess, Run, backend_for
 from .summary_text import pm
 
 
-def rotated(names: list, r: int) -> list:
-    """The bots moved r seats on: seat k is played by names[(k - r) % P]."""
-    return [names[(k - r) % len(names)] for k in range(len(names))]
-
-
-def paired_games(players: int, names: list, games: int, rotate: bool):
-    """Every game of a paired run: (game index, the deal it plays, bot names by seat)."""
-    rotations = players if rotate else 1
-    for d in range(games):
-        for r in range(rotations):
-            yield d * rotations + r, d, rotated(names, r)
-
-
 def play_paired(game, players: int, seed: int, names: list, games: int, rotate: bool, progress=None,
-                done: int = 0, track: bool = True) -> list:
-    """The per-game records of one variant on the run's paired games."""
-    found = []
-    for g, deal, seat_names in paired_games(players, names, games, rotate):
-        found.append(simulate.play_one(game, players, seed, g, seat_names, track, True, deal))
-        if progress is not None:
-            progress(done + len(found))
+                done: int = 0, track: bool = True, backend=None) -> list:
+    """The per-game records of one variant on the run's paired games, in game order (game d·P + r
+    deals d with the bots rotated r seats on, with --rotate), played on `backend` (default here)."""
+    batch = Batch.of(game, players, seed, names, track=track, coverage=True, keep=True, rotate=rotate)
+    found: list = []
+    run = Run(batch, records=found.append, progress=None if progress is None else lambda n: progress(done + n))
+    run.play(backend or InProcess(), [(0, games * (players if rotate else 1))])
     return found
 
 
@@ -56,12 +46,12 @@ def variant_summary(game, players: int, seed: int, names: list, found: list, sec
 
 
 def run_compare(a, b, players: int, seed: int, names: list, games: int, rotate: bool, progress=None,
-                track: bool = True) -> dict:
+                track: bool = True, backend=None) -> dict:
     """Both variants on the same games, and their paired differences."""
     start = time.perf_counter()
-    ra = play_paired(a, players, seed, names, games, rotate, progress, track=track)
+    ra = play_paired(a, players, seed, names, games, rotate, progress, track=track, backend=backend)
     mid = time.perf_counter()
-    rb = play_paired(b, players, seed, names, games, rotate, progress, len(ra), track=track)
+    rb = play_paired(b, players, seed, names, games, rotate, progress, len(ra), track=track, backend=backend)
     end = time.perf_counter()
     return {"a": variant_summary(a, players, seed, names, ra, mid - start),
             "b": variant_summary(b, players, seed, names, rb, end - mid),
@@ -108,9 +98,11 @@ def cmd_compare(args) -> int:
     b = variant(args, args.other or args.ruleset, args.set_b)
     names = bot_list(args.bots, args.players)
     total = 2 * args.games * (args.players if args.rotate else 1)
-    with progress_for(args, total, "compare") as progress:
+    for game in (a, b):
+        game.program(args.players, coverage=True)       # before the workers fork: they inherit it
+    with backend_for(args.jobs, args.dask, total) as backend, progress_for(args, total, "compare") as progress:
         doc = run_compare(a, b, args.players, args.seed, names, args.games, args.rotate, progress,
-                          track=not args.no_track)
+                          track=not args.no_track, backend=backend)
     return emit(args, doc, "compare", print_compare)
 
 
@@ -176,13 +168,17 @@ def cmd_sweep(args) -> int:
     """One row per combination of the varied values, every row on the same games."""
     names = bot_list(args.bots, args.players)
     grid = list(itertools.product(*[[(name, v) for v in values] for name, values in args.vary]))
+    games = [variant(args, args.ruleset, list(combo)) for combo in grid]
+    for game in games:
+        game.program(args.players, coverage=True)       # before the workers fork: they inherit it
+    per_row = args.games * (args.players if args.rotate else 1)
     rows, base = [], None
-    with progress_for(args, len(grid) * args.games * (args.players if args.rotate else 1), "sweep") as progress:
-        for i, combo in enumerate(grid):
-            game = variant(args, args.ruleset, list(combo))
+    with backend_for(args.jobs, args.dask, per_row) as backend, \
+            progress_for(args, len(grid) * per_row, "sweep") as progress:
+        for i, (combo, game) in enumerate(zip(grid, games)):
             start = time.perf_counter()
             found = play_paired(game, args.players, args.seed, names, args.games, args.rotate, progress,
-                                i * args.games * (args.players if args.rotate else 1), track=not args.no_track)
+                                i * per_row, track=not args.no_track, backend=backend)
             doc = variant_summary(game, args.players, args.seed, names, found, time.perf_counter() - start)
             row = {"values": {n: v for n, v in combo}, "summary": doc}
             if base is None:
@@ -245,6 +241,7 @@ def add_variant_commands(sub, shared) -> None:
 
 
 def add_paired_options(p) -> None:
+    add_scale_options(p)
     p.add_argument("--games", "-g", type=simulate_games, default=500, metavar="G",
                    help="games (deals) per variant (default 500)")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the games (default 0)")

@@ -1,0 +1,135 @@
+"""A batch as it is played on a backend: the chunks sent out, their tallies merged, their records
+kept in game order, the progress shown, and where the time went. Ctrl-C keeps what finished."""
+from __future__ import annotations
+
+import contextlib
+import math
+import time
+from collections import deque
+
+from ..analysis.tally import Tally
+from .chunks import Batch, play_chunk
+from .workers import DaskCluster, Processes
+
+CHUNK_MAX = 500             # games per chunk at most: progress moves, and an interruption loses little
+CHUNKS_PER_WORKER = 8       # enough chunks that a slow one does not leave the other workers idle
+PARALLEL_FROM = 20          # fewer games than this are played in-process whatever --jobs says
+
+
+class InProcess:
+    """`--jobs 1`: every game in this process, tallied straight into the run."""
+
+    workers, window = 1, 1
+
+    def close(self, interrupted: bool = False) -> None:
+        pass
+
+
+@contextlib.contextmanager
+def backend_for(jobs: int, dask: str | None, games: int | None):
+    """The backend of a batch of `games` (None: not known yet) for --jobs and --dask."""
+    if dask:
+        backend = DaskCluster(dask, jobs)
+    elif jobs > 1 and (games is None or games >= PARALLEL_FROM):
+        backend = Processes(jobs)
+    else:
+        backend = InProcess()
+    backend.interrupted = False             # set by a batch stopped with Ctrl-C
+    failed = True
+    try:
+        yield backend
+        failed = False
+    finally:
+        backend.close(failed or backend.interrupted)    # stop the workers at once, not after the queue
+
+
+class Run:
+    """What a batch has played so far: the tally, the records handed on, the work of every worker."""
+
+    def __init__(self, batch: Batch, tally: Tally | None = None, records=None, progress=None,
+                 started: float | None = None):
+        self.batch, self.records, self.progress = batch, records, progress
+        self.tally = tally or Tally(batch.players, list(batch.bots))
+        self.played = 0                 # games played by this run (not those of a file resumed)
+        self.work: dict = {}            # worker → [games, seconds]
+        self.start = time.perf_counter() if started is None else started
+
+    def play(self, backend, spans: list) -> None:
+        """Play the games of `spans` ([(first, stop)]); KeyboardInterrupt keeps every finished chunk."""
+        if isinstance(backend, InProcess):
+            for first, stop in spans:
+                self.take(play_chunk(self.batch, first, stop, into=self.tally, each=self.one), counted=True)
+            return
+        chunks = iter(chunked(spans, chunk_size(sum(b - a for a, b in spans), backend.workers)))
+        pending: deque = deque()
+        try:
+            while True:
+                while len(pending) < backend.window and (span := next(chunks, None)) is not None:
+                    pending.append(backend.submit(self.batch, *span))
+                if not pending:
+                    return
+                self.take(backend.result(pending[0]))
+                pending.popleft()
+        except KeyboardInterrupt:
+            for handle in pending:          # finished out of order: kept too (a resume fills the gaps)
+                if backend.ready(handle):
+                    self.take(backend.result(handle))
+            raise
+
+    def one(self, record: dict) -> None:
+        """One game played in-process (already in the tally)."""
+        self.played += 1
+        if self.records is not None:
+            self.records(record)
+        if self.progress is not None:
+            self.progress(self.tally.games)
+
+    def take(self, chunk, counted: bool = False) -> None:
+        """A chunk's results into the run, in the order they are taken."""
+        work = self.work.setdefault(chunk.worker, [0, 0.0])
+        work[0] += chunk.stop - chunk.first
+        work[1] += chunk.seconds
+        if counted:
+            return
+        self.tally.merge(chunk.tally)
+        self.played += chunk.stop - chunk.first
+        for record in chunk.records or ():
+            self.records(record)
+        if self.progress is not None:
+            self.progress(self.tally.games)
+
+    def timing(self, workers: int) -> dict:
+        """Seconds and games per second in all and per worker, and the share of the time outside games."""
+        wall = time.perf_counter() - self.start
+        rows = [{"worker": name, "games": g, "seconds": s, "games_per_second": g / max(s, 1e-9)}
+                for name, (g, s) in sorted(self.work.items())]
+        busy = sum(r["seconds"] for r in rows)
+        slots = max(workers, len(rows), 1)
+        return {"seconds": wall, "games": self.played, "games_per_second": self.played / max(wall, 1e-9),
+                "workers": rows, "outside_games": max(0.0, 1 - busy / (slots * max(wall, 1e-9)))}
+
+
+def chunk_size(games: int, workers: int) -> int:
+    return max(1, min(CHUNK_MAX, math.ceil(games / (workers * CHUNKS_PER_WORKER))))
+
+
+def chunked(spans: list, size: int):
+    """The spans cut into chunks of at most `size` games, in game order."""
+    for first, stop in spans:
+        for a in range(first, stop, size):
+            yield a, min(stop, a + size)
+
+
+def spans_missing(done, first: int, stop: int) -> list:
+    """The runs of consecutive game indexes in [first, stop) that are not in `done`."""
+    out, start = [], None
+    for g in range(first, stop):
+        if g in done:
+            if start is not None:
+                out.append((start, g))
+                start = None
+        elif start is None:
+            start = g
+    if start is not None:
+        out.append((start, stop))
+    return out

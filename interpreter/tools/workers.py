@@ -1,0 +1,89 @@
+"""Where a batch's chunks are played: in this process, in worker processes on this machine
+(`--jobs N`), or on a Dask cluster (`--dask ADDRESS`, `--dask local`). Each backend takes chunks
+(`submit`) and gives back their results (`result`) in the order asked for."""
+from __future__ import annotations
+
+import multiprocessing
+import signal
+import sys
+
+from ..errors import UsageError
+from .chunks import play_chunk
+
+WINDOW = 3                  # chunks in flight per worker: nobody waits while the next one is sent
+
+
+def ignore_sigint() -> None:
+    """Workers leave Ctrl-C to the parent, which stops them and keeps what they finished."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class Processes:
+    """`--jobs N`: N worker processes on this machine (forked where that is safe: they start with the
+    program the parent compiled)."""
+
+    def __init__(self, jobs: int):
+        method = "fork" if sys.platform.startswith("linux") else "spawn"
+        self.pool = multiprocessing.get_context(method).Pool(jobs, initializer=ignore_sigint)
+        self.workers, self.window = jobs, WINDOW * jobs
+
+    def submit(self, batch, first: int, stop: int):
+        return self.pool.apply_async(play_chunk, (batch, first, stop))
+
+    @staticmethod
+    def ready(handle) -> bool:
+        return handle.ready()
+
+    @staticmethod
+    def result(handle):
+        return handle.get()
+
+    def close(self, interrupted: bool = False) -> None:
+        if interrupted:
+            self.pool.terminate()
+        else:
+            self.pool.close()
+        self.pool.join()
+
+
+class DaskCluster:
+    """`--dask ADDRESS`: a running Dask scheduler; `--dask local`: a LocalCluster of `jobs` worker
+    processes on 127.0.0.1, for trying it."""
+
+    def __init__(self, address: str, jobs: int):
+        try:
+            from dask.distributed import Client, LocalCluster
+        except ImportError:
+            raise UsageError("--dask needs Dask: pip install -e '.[dask]' (dask[distributed])") from None
+        self.cluster = None
+        try:
+            if address == "local":
+                self.cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
+                                            host="127.0.0.1", dashboard_address=None)
+                self.client = Client(self.cluster)
+            else:
+                self.client = Client(address, timeout=30)
+        except (OSError, TimeoutError, ValueError) as exc:
+            self.close()
+            raise UsageError(f"--dask {address}: cannot reach the Dask scheduler ({exc}); start one with "
+                             "`dask scheduler` and workers with `dask worker ADDRESS --nthreads 1`") from None
+        threads = sum(w.get("nthreads", 1) for w in self.client.scheduler_info()["workers"].values())
+        self.workers = max(1, threads)
+        self.window = WINDOW * self.workers
+
+    def submit(self, batch, first: int, stop: int):
+        return self.client.submit(play_chunk, batch, first, stop, pure=False)
+
+    @staticmethod
+    def ready(handle) -> bool:
+        return handle.done()
+
+    @staticmethod
+    def result(handle):
+        return handle.result()
+
+    def close(self, interrupted: bool = False) -> None:
+        if getattr(self, "client", None) is not None:
+            self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
