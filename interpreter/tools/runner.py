@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import contextlib
 import math
+import signal
+import threading
 import time
 from collections import deque
 
@@ -14,6 +16,7 @@ from .workers import DaskCluster, Processes
 CHUNK_MAX = 500             # games per chunk at most: progress moves, and an interruption loses little
 CHUNKS_PER_WORKER = 8       # enough chunks that a slow one does not leave the other workers idle
 PARALLEL_FROM = 20          # fewer games than this are played in-process whatever --jobs says
+POLL = 0.01                 # seconds between two looks at the next chunk (and at Ctrl-C)
 
 
 class InProcess:
@@ -52,37 +55,50 @@ class Run:
         self.tally = tally or Tally(batch.players, list(batch.bots))
         self.played = 0                 # games played by this run (not those of a file resumed)
         self.work: dict = {}            # worker → [games, seconds]
+        self.asked = lambda: False      # has Ctrl-C come (while playing)?
         self.start = time.perf_counter() if started is None else started
 
     def play(self, backend, spans: list) -> None:
-        """Play the games of `spans` ([(first, stop)]); KeyboardInterrupt keeps every finished chunk."""
-        if isinstance(backend, InProcess):
-            for first, stop in spans:
-                self.take(play_chunk(self.batch, first, stop, into=self.tally, each=self.one), counted=True)
-            return
+        """Play the games of `spans` ([(first, stop)]). Ctrl-C raises KeyboardInterrupt only between two
+        games or chunks, once every finished one is tallied and handed on: nothing is half-kept."""
+        with deferred_ctrl_c() as asked:
+            self.asked = asked
+            if isinstance(backend, InProcess):
+                for first, stop in spans:
+                    self.take(play_chunk(self.batch, first, stop, into=self.tally, each=self.one), counted=True)
+            else:
+                self.play_chunks(backend, spans)
+
+    def play_chunks(self, backend, spans: list) -> None:
+        """The spans cut into chunks, a window of them in flight, taken in game order."""
         chunks = iter(chunked(spans, chunk_size(sum(b - a for a, b in spans), backend.workers)))
         pending: deque = deque()
-        try:
-            while True:
-                while len(pending) < backend.window and (span := next(chunks, None)) is not None:
-                    pending.append(backend.submit(self.batch, *span))
-                if not pending:
-                    return
-                self.take(backend.result(pending[0]))
-                pending.popleft()
-        except KeyboardInterrupt:
-            for handle in pending:          # finished out of order: kept too (a resume fills the gaps)
-                if backend.ready(handle):
-                    self.take(backend.result(handle))
-            raise
+        while True:
+            while len(pending) < backend.window and (span := next(chunks, None)) is not None:
+                pending.append(backend.submit(self.batch, *span))
+            if not pending:
+                return
+            while not backend.wait(pending[0], POLL):
+                if self.asked():
+                    self.stop(backend, pending)
+            self.take(backend.result(pending.popleft()))
+
+    def stop(self, backend, pending: deque) -> None:
+        """Ctrl-C: keep the chunks that finished out of order too (a resume fills the gaps), then stop."""
+        for handle in pending:
+            if backend.ready(handle):
+                self.take(backend.result(handle))
+        raise KeyboardInterrupt
 
     def one(self, record: dict) -> None:
-        """One game played in-process (already in the tally)."""
+        """One game played in-process (already in the tally); Ctrl-C stops here, between two games."""
         self.played += 1
         if self.records is not None:
             self.records(record)
         if self.progress is not None:
             self.progress(self.tally.games)
+        if self.asked():
+            raise KeyboardInterrupt
 
     def take(self, chunk, counted: bool = False) -> None:
         """A chunk's results into the run, in the order they are taken."""
@@ -107,6 +123,21 @@ class Run:
         slots = max(workers, len(rows), 1)
         return {"seconds": wall, "games": self.played, "games_per_second": self.played / max(wall, 1e-9),
                 "workers": rows, "outside_games": max(0.0, 1 - busy / (slots * max(wall, 1e-9)))}
+
+
+@contextlib.contextmanager
+def deferred_ctrl_c():
+    """Within: Ctrl-C (SIGINT) is noted, not raised; yields a function that tells whether it came.
+    Outside the main thread (a library caller's thread) signals cannot be caught: nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield lambda: False
+        return
+    came = []
+    before = signal.signal(signal.SIGINT, lambda *_: came.append(True))
+    try:
+        yield lambda: bool(came)
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 def chunk_size(games: int, workers: int) -> int:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import multiprocessing
 import signal
 import sys
+import time
 
 from ..errors import UsageError
 from .chunks import play_chunk
@@ -32,6 +33,12 @@ class Processes:
 
     @staticmethod
     def ready(handle) -> bool:
+        return handle.ready()
+
+    @staticmethod
+    def wait(handle, seconds: float) -> bool:
+        """Wait at most `seconds` for the chunk; is it done?"""
+        handle.wait(seconds)
         return handle.ready()
 
     @staticmethod
@@ -76,6 +83,13 @@ class DaskCluster:
 
     @staticmethod
     def ready(handle) -> bool:
+        return handle.done()
+
+    @staticmethod
+    def wait(handle, seconds: float) -> bool:
+        """Wait at most `seconds` for the chunk; is it done?"""
+        if not handle.done():
+            time.sleep(seconds)
         return handle.done()
 
     @staticmethod
