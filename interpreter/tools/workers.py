@@ -3,6 +3,7 @@
 (`submit`) and gives back their results (`result`) in the order asked for."""
 from __future__ import annotations
 
+import importlib
 import multiprocessing
 import signal
 import sys
@@ -58,18 +59,18 @@ class DaskCluster:
     processes on 127.0.0.1, for trying it."""
 
     def __init__(self, address: str, jobs: int):
-        try:
-            from dask.distributed import Client, LocalCluster
+        try:                # an optional extra: imported only when a batch asks for it
+            distributed = importlib.import_module("dask.distributed")
         except ImportError:
             raise UsageError("--dask needs Dask: pip install -e '.[dask]' (dask[distributed])") from None
         self.cluster = None
         try:
             if address == "local":
-                self.cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
+                self.cluster = distributed.LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
                                             host="127.0.0.1", dashboard_address=None)
-                self.client = Client(self.cluster)
+                self.client = distributed.Client(self.cluster)
             else:
-                self.client = Client(address, timeout=30)
+                self.client = distributed.Client(address, timeout=20)
         except (OSError, TimeoutError, ValueError) as exc:
             self.close()
             raise UsageError(f"--dask {address}: cannot reach the Dask scheduler ({exc}); start one with "
