@@ -13,7 +13,7 @@ from interpreter.frontend.schema import SCHEMA_PATH
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 R_ECO = os.path.join(ROOT, "rulesets", "r_eco.yaml")
-TIMING = ("seconds", "games_per_second")
+TIMING = ("seconds", "games_per_second", "timing")
 
 
 def run(*args, stdin: str = "", cwd: str = ROOT):

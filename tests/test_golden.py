@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "golden"
 RECORDS = sorted((GOLDEN / "records").glob("*.json"))
 OUTPUTS = sorted((GOLDEN / "simulate").glob("*.json"))
-TIMING = ("seconds", "games_per_second")
+TIMING = ("seconds", "games_per_second", "timing")
 # The default run re-plays random bots; bots that think (and Sorting Memo's 200 random games, a
 # quarter of a minute) are re-played by the soak run.
 CHEAP = "random"

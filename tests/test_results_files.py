@@ -12,7 +12,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 R_ECO = os.path.join(ROOT, "rulesets", "r_eco.yaml")
 LIXO = os.path.join(ROOT, "rulesets", "lixo.yaml")
 MEMO = os.path.join(ROOT, "rulesets", "sorting_memo.yaml")
-TIMING = ("seconds", "games_per_second")
+TIMING = ("seconds", "games_per_second", "timing")
 
 
 def call(capsys, *args):

@@ -38,13 +38,15 @@ def precision_option(text: str) -> float:
 
 
 def progress_lines(total, start: float, what: str = "simulate"):
-    """A progress callback that prints a line to stderr after every tenth of the games (every
-    AUTO_BATCH games when the total is not known)."""
+    """A progress callback that prints a line to stderr each time another tenth of the games is done
+    (every AUTO_BATCH games when the total is not known); games may arrive a chunk at a time."""
     step = max(1, total // 10) if total else simulate.AUTO_BATCH
+    due = [step]
 
     def report_line(done: int) -> None:
-        if done % step and done != total:
+        if done < due[0] and done != total:
             return
+        due[0] = (done // step + 1) * step
         spent = time.perf_counter() - start
         left = spent / done * (total - done) if total else 0
         of = f"/{total}" if total else ""
