@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import math
 import statistics
+import sys
+from fractions import Fraction
 from functools import lru_cache
 
 LEVEL = 0.95
 _EPS = 1e-15
 _TINY = 1e-300
+_SQRT_BITS = 2 * sys.float_info.mant_dig + 3      # as statistics rounds its square roots
 
 
 def normal_quantile(p: float) -> float:
@@ -160,8 +163,28 @@ def mean_ci(values: list) -> tuple:
         return (mean, None, None)
     if all(v == values[0] for v in values):     # no spread: the interval is the single value, width 0
         return (mean, mean, mean)
-    half = t_quantile(0.5 + LEVEL / 2, n - 1) * statistics.stdev(values) / math.sqrt(n)
-    return (mean, mean - half, mean + half)
+    return (mean, *mean_interval(mean, statistics.stdev(values), n))
+
+
+def mean_interval(mean: float, sd: float, n: int) -> tuple:
+    """(lo, hi): the Student-t interval of a mean of n > 1 values with sample standard deviation sd."""
+    half = t_quantile(0.5 + LEVEL / 2, n - 1) * sd / math.sqrt(n)
+    return (mean - half, mean + half)
+
+
+def fraction_sqrt(q: Fraction) -> float:
+    """The square root of an exact fraction q >= 0, correctly rounded (as statistics.stdev takes it)."""
+    n, m = q.numerator, q.denominator
+    shift = (n.bit_length() - m.bit_length() - _SQRT_BITS) // 2
+    if shift >= 0:
+        return (_isqrt_round_to_odd(n, m << 2 * shift) << shift) / 1
+    return _isqrt_round_to_odd(n << -2 * shift, m) / (1 << -shift)
+
+
+def _isqrt_round_to_odd(n: int, m: int) -> int:
+    """The square root of n/m as a whole number, rounded to odd (so that one more rounding is exact)."""
+    a = math.isqrt(n // m)
+    return a | (a * a * m != n)
 
 
 def binom_cdf(k: int, n: int) -> float:
@@ -192,15 +215,19 @@ def median_coverage(n: int) -> float:
 
 def median_ci(values: list) -> tuple:
     """The median and a distribution-free interval from order statistics: (median, lo, hi)."""
-    n = len(values)
+    ordered = sorted(values)
+    return ranked_median_ci(len(ordered), ordered.__getitem__)
+
+
+def ranked_median_ci(n: int, at) -> tuple:
+    """`median_ci` of n values given `at(i)`, their i-th smallest (from 0): (median, lo, hi)."""
     if n == 0:
         return (None, None, None)
-    ordered = sorted(values)
-    median = statistics.median(ordered)
+    median = at(n // 2) if n % 2 else (at(n // 2 - 1) + at(n // 2)) / 2     # as statistics.median
     if n == 1:
         return (median, None, None)
     k = median_rank(n)
-    return (median, ordered[k - 1], ordered[n - k])
+    return (median, at(k - 1), at(n - k))
 
 
 def _diff_result(value, half, t: float | None, df: float | None) -> dict:
