@@ -63,18 +63,10 @@ def simulate(game, players: int, games, seed: int, bot_names: list, progress=Non
     return doc
 
 
-def win_shares(records: list, players: int) -> list:
-    """Each seat's wins, a tie split between the winners, over the games of `records`."""
-    tally = Tally(players, records[0]["bots"] if records else [])
-    for r in records:
-        tally.add(r)
-    return [share * len(records) for share in tally.win_shares()]
-
-
 def precise_enough(tally: Tally, precision: float) -> bool:
     """Is every seat's 95 % win-share interval narrower than ±precision?"""
     n = tally.games
-    return all((hi - lo) / 2 < precision for lo, hi in (wilson(s * n, n) for s in tally.win_shares()))
+    return all((hi - lo) / 2 < precision for lo, hi in (wilson(w, n) for w in tally.win_counts()))
 
 
 def summary(game_or_meta, players: int, seed: int, bot_names: list, records: list, seconds,
