@@ -417,15 +417,16 @@ def test_a_rule_failing_in_simulate_names_the_game_and_the_record_command_that_p
 @pytest.mark.parametrize("g", [0, 3])
 def test_record_game_g_plays_game_g_of_simulate_move_for_move(capsys, monkeypatch, g):
     played = []
-    real = interpreter_simulate().observe_game
+    real = interpreter_playing().observe_game
 
     def keep(*args, **kwargs):
         moves = []
         found = real(*args, **kwargs, moves=moves)
         played.append(moves)
         return found
-    monkeypatch.setattr(interpreter_simulate(), "observe_game", keep)
-    simulate_json(capsys, "--players", "3", "--games", str(g + 1), "--seed", "9", "--bots", "greedy,random,automa")
+    monkeypatch.setattr(interpreter_playing(), "observe_game", keep)
+    simulate_json(capsys, "--players", "3", "--games", str(g + 1), "--seed", "9", "--bots", "greedy,random,automa",
+                  "--jobs", "1")
     code, out, err = call(capsys, "record", R_ECO, "--players", "3", "--seed", "9", "--game", str(g),
                           "--bots", "greedy,random,automa")
     assert code == 0, err
@@ -437,6 +438,11 @@ def test_record_game_g_plays_game_g_of_simulate_move_for_move(capsys, monkeypatc
 def interpreter_simulate():
     import interpreter.tools.simulate
     return interpreter.tools.simulate
+
+
+def interpreter_playing():
+    import interpreter.tools.playing
+    return interpreter.tools.playing
 
 
 # ---- no Python in messages, markup shown as written ----

@@ -9,7 +9,7 @@ OUT = Path(__file__).resolve().parent
 RULESETS = {"r_eco": (2, 5), "lixo": (2, 6), "lixo_two_colour": (2, 6), "sorting_memo": (2, 4)}
 BOTS = ["random", "greedy", "automa", "memory"]
 SEEDS = range(1, 6)
-TIMING = ("seconds", "games_per_second")
+TIMING = ("seconds", "games_per_second", "timing")
 
 
 def cardrules(*args):
