@@ -14,7 +14,7 @@ from .chunks import Batch, play_chunk
 from .workers import DaskCluster, Processes
 
 CHUNK_MAX = 500             # games per chunk at most: progress moves, and an interruption loses little
-CHUNKS_PER_WORKER = 8       # enough chunks that a slow one does not leave the other workers idle
+CHUNKS_PER_WORKER = 32      # enough chunks that the last ones finish together: no worker waits long at the end
 PARALLEL_FROM = 20          # fewer games than this are played in-process whatever --jobs says
 POLL = 0.01                 # seconds between two looks at the next chunk (and at Ctrl-C)
 

@@ -3,6 +3,7 @@
 (`submit`) and gives back their results (`result`) in the order asked for."""
 from __future__ import annotations
 
+import gc
 import importlib
 import multiprocessing
 import signal
@@ -26,7 +27,11 @@ class Processes:
 
     def __init__(self, jobs: int):
         method = "fork" if sys.platform.startswith("linux") else "spawn"
-        self.pool = multiprocessing.get_context(method).Pool(jobs, initializer=ignore_sigint)
+        gc.freeze()         # the parent's objects are left alone by the workers' collector: fewer copied pages
+        try:
+            self.pool = multiprocessing.get_context(method).Pool(jobs, initializer=ignore_sigint)
+        finally:
+            gc.unfreeze()
         self.workers, self.window = jobs, WINDOW * jobs
 
     def submit(self, batch, first: int, stop: int):
