@@ -50,12 +50,19 @@ def cli(*args, **kw):
 
 
 @pytest.mark.parametrize("ruleset, players, bots, games", [
-    (R_ECO, 4, "greedy,random,random,random", 60), (LIXO, 4, "random", 60), (MEMO, 2, "memory,random", 24)])
+    (R_ECO, 4, "greedy,random,random,random", 40), (LIXO, 4, "random", 60), (MEMO, 2, "random", 24)])
 def test_jobs_2_gives_every_number_of_jobs_1(capsys, ruleset, players, bots, games):
     runs = [simulated(capsys, ruleset, "-n", players, "--bots", bots, "--games", games, "--seed", 5, "--track",
                       "--jobs", jobs) for jobs in (1, 2)]
     assert untimed(runs[0]) == untimed(runs[1])
     assert len(runs[1]["timing"]["workers"]) == 2        # really played by two workers
+
+
+@pytest.mark.soak
+def test_jobs_2_gives_every_number_of_jobs_1_with_the_memory_bot(capsys):
+    runs = [simulated(capsys, MEMO, "-n", 2, "--bots", "memory,random", "--games", 20, "--seed", 3, "--jobs", jobs)
+            for jobs in (1, 2)]
+    assert untimed(runs[0]) == untimed(runs[1])
 
 
 def test_jobs_2_writes_the_results_file_of_jobs_1_line_for_line(capsys, tmp_path):
