@@ -17,6 +17,7 @@ from ..errors import RulesetError, UsageError
 from . import report, simulate            # as modules: a test replaces simulate.simulate to make a bug
 from .options import add_scale_options, bot_list, load, positive_float, positive_int
 from .output import console, err, print_json
+from .chunks import prepare
 from .results import ResultsWriter, read_results, resume_from
 from .runner import backend_for
 from .summary_text import print_summary
@@ -89,7 +90,7 @@ def cmd_simulate(args) -> int:
     coverage = not args.no_coverage
     resumed = resumed_games(args, game, names, coverage) if args.resume else None
     writer = ResultsWriter(args.results, append=args.resume) if args.results else None
-    game.program(args.players, coverage=coverage)       # before the workers fork: they inherit it
+    prepare(game, args.players, coverage)               # before the workers fork: they inherit it
     left = None if args.games is None else args.games - len(resumed[1] if resumed else ())
     try:
         with backend_for(args.jobs, args.dask, left) as backend, progress_for(args, args.games or None) as progress:

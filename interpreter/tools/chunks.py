@@ -37,10 +37,8 @@ class Batch:
     @classmethod
     def of(cls, game: Game, players: int, seed: int, bots, **flags) -> "Batch":
         """The batch of a loaded game; the game is remembered so this process does not load it again."""
-        key = (game.path, game.sha256, repr(sorted(game.overrides.items())), game.limits)
-        _GAMES.setdefault(key, game)
         return cls(game.path, game.texts, dict(game.overrides), game.limits, players, seed, tuple(bots),
-                   key=key, **flags)
+                   key=remember(game), **flags)
 
     def game(self) -> Game:
         """The batch's game, loaded from its texts the first time this worker needs it."""
@@ -65,6 +63,19 @@ class Chunk:
     records: list | None
     seconds: float              # spent playing (compiling included when this worker had to)
     worker: str
+
+
+def remember(game: Game) -> tuple:
+    """Keep a loaded game in this process's cache (its key): workers forked after it start with it."""
+    key = (game.path, game.sha256, repr(sorted(game.overrides.items())), game.limits)
+    _GAMES.setdefault(key, game)
+    return key
+
+
+def prepare(game: Game, players: int, coverage: bool) -> None:
+    """Compile the game's program and remember it, before any worker is forked: they inherit both."""
+    game.program(players, coverage=coverage)
+    remember(game)
 
 
 def worker_name() -> str:

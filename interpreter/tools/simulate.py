@@ -9,7 +9,7 @@ from __future__ import annotations
 from ..analysis.intervals import wilson
 from ..analysis.tally import Tally
 from ..runtime.coverage import plain_points
-from .chunks import Batch
+from .chunks import Batch, prepare
 from .playing import bot_seed, game_seed, play_one, record_command, run_meta   # noqa: F401 (the run's API)
 from .runner import Run, backend_for, spans_missing
 
@@ -34,16 +34,16 @@ def simulate(game, players: int, games, seed: int, bot_names: list, progress=Non
     `resumed` = (Tally, set of game indexes) of games played before: only the others are
     played. `backend` (runner.backend_for) is where the games are played (default: for jobs and dask).
     Ctrl-C ends the batch early: the summary says "interrupted" and holds what finished."""
+    check_run(players, games, bot_names)
+    prepare(game, players, coverage)                # before any worker starts: forks inherit it
     if backend is None:
         left = None if games is None else games - len(resumed[1] if resumed else ())
         with backend_for(jobs, dask, left) as own:
             return simulate(game, players, games, seed, bot_names, progress, results, track, coverage, precision,
                             max_games, resumed=resumed, backend=own)
-    check_run(players, games, bot_names)
     batch = Batch.of(game, players, seed, bot_names, track=track, coverage=coverage, keep=results is not None)
     run = Run(batch, resumed[0] if resumed else None, results, progress, started)
     done = resumed[1] if resumed else set()
-    game.program(players, coverage=coverage)        # compiled before any worker starts: forks inherit it
     target, interrupted = games if games is not None else AUTO_BATCH, None
     try:
         first = 0

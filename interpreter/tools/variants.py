@@ -20,7 +20,7 @@ from ..runtime.coverage import plain_points
 from ..errors import RulesetError, UsageError
 from . import simulate
 from .batch import add_output_options, analysed, emit, progress_for
-from .chunks import Batch
+from .chunks import Batch, prepare
 from .options import (add_scale_options, bot_list, limits_of, overrides_of, positive_int, print_warnings,
                       set_option)
 from .results import read_results
@@ -99,7 +99,7 @@ def cmd_compare(args) -> int:
     names = bot_list(args.bots, args.players)
     total = 2 * args.games * (args.players if args.rotate else 1)
     for game in (a, b):
-        game.program(args.players, coverage=True)       # before the workers fork: they inherit it
+        prepare(game, args.players, True)               # before the workers fork: they inherit it
     with backend_for(args.jobs, args.dask, total) as backend, progress_for(args, total, "compare") as progress:
         doc = run_compare(a, b, args.players, args.seed, names, args.games, args.rotate, progress,
                           track=not args.no_track, backend=backend)
@@ -170,7 +170,7 @@ def cmd_sweep(args) -> int:
     grid = list(itertools.product(*[[(name, v) for v in values] for name, values in args.vary]))
     games = [variant(args, args.ruleset, list(combo)) for combo in grid]
     for game in games:
-        game.program(args.players, coverage=True)       # before the workers fork: they inherit it
+        prepare(game, args.players, True)               # before the workers fork: they inherit it
     per_row = args.games * (args.players if args.rotate else 1)
     rows, base = [], None
     with backend_for(args.jobs, args.dask, per_row) as backend, \
