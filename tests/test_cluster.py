@@ -95,6 +95,13 @@ def test_a_batch_on_a_scheduler_and_workers_started_by_hand_gives_the_numbers_of
     assert len(on_cluster["timing"]["workers"]) == 2 and all(p.poll() is None for p in procs)
 
 
+def test_jobs_with_a_cluster_address_is_said_to_be_unused(capsys, cluster_by_hand):
+    address, procs = cluster_by_hand
+    wait_for_workers(address, 2)
+    assert main(["simulate", R_ECO, "-n", "2", "--games", "4", "--jobs", "3", "--dask", address]) == 0
+    assert f"--jobs 3 is not used with --dask {address}" in capsys.readouterr().err
+
+
 def test_an_unreachable_scheduler_is_a_usage_error(capsys):
     start = time.monotonic()
     code = main(["simulate", R_ECO, "-n", "2", "--games", "3", "--dask", f"tcp://127.0.0.1:{free_port()}"])

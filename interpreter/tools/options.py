@@ -165,7 +165,7 @@ def limit_options() -> argparse.ArgumentParser:
 def add_scale_options(p) -> None:
     """--jobs and --dask: where a batch's games are played."""
     cores = usable_cores()
-    p.add_argument("--jobs", "-j", type=positive_int, default=cores, metavar="N",
+    p.add_argument("--jobs", "-j", type=positive_int, default=None, metavar="N",
                    help=f"play on N cores (default: every core this process may use, here {cores}); --jobs 1 "
                         "plays in this process; the numbers are the same for every N")
     p.add_argument("--dask", metavar="ADDRESS",

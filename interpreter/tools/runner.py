@@ -11,6 +11,8 @@ from collections import deque
 
 from ..analysis.tally import Tally
 from .chunks import Batch, play_chunk
+from .options import usable_cores
+from .output import err
 from .workers import DaskCluster, Processes
 
 CHUNK_MAX = 500             # games per chunk at most: progress moves, and an interruption loses little
@@ -29,8 +31,12 @@ class InProcess:
 
 
 @contextlib.contextmanager
-def backend_for(jobs: int, dask: str | None, games: int | None):
-    """The backend of a batch of `games` (None: not known yet) for --jobs and --dask."""
+def backend_for(jobs: int | None, dask: str | None, games: int | None):
+    """The backend of a batch of `games` (None: not known yet) for --jobs (None: every usable core)
+    and --dask."""
+    if jobs is not None and dask and dask != "local":
+        err(f"warning: --jobs {jobs} is not used with --dask {dask}: the cluster's workers play the games")
+    jobs = usable_cores() if jobs is None else jobs
     if dask:
         backend = DaskCluster(dask, jobs)
     elif jobs > 1 and (games is None or games >= PARALLEL_FROM):

@@ -12,6 +12,7 @@ import time
 
 from ..errors import UsageError
 from .chunks import play_chunk
+from .output import err
 
 WINDOW = 3                  # chunks in flight per worker: nobody waits while the next one is sent
 
@@ -81,6 +82,9 @@ class DaskCluster:
             raise UsageError(f"--dask {address}: cannot reach the Dask scheduler ({exc}); start one with "
                              "`dask scheduler` and workers with `dask worker ADDRESS --nthreads 1`") from None
         threads = sum(w.get("nthreads", 1) for w in self.client.scheduler_info()["workers"].values())
+        if not threads:
+            err(f"--dask {address}: the scheduler has no workers yet; the games start when one connects "
+                "(`dask worker ADDRESS --nthreads 1`)")
         self.workers = max(1, threads)
         self.window = WINDOW * self.workers
 
