@@ -12,6 +12,7 @@ import argparse
 import os
 import random
 import time
+from itertools import combinations
 
 MATERIALS = 4
 HAND_SIZE = 3
@@ -32,6 +33,8 @@ def deliveries(hand):
     moves = []
     for m in range(MATERIALS):
         ones, twos = hand[2 * m], hand[2 * m + 1]
+        if not ones and not twos:
+            continue
         for a in range(ones + 1):
             for b in range(twos + 1):
                 if a or b:
@@ -40,23 +43,9 @@ def deliveries(hand):
 
 
 def disposals(hand, k):
-    """The distinct multisets of k cards of a hand, as per-type count lists."""
-    moves = []
-    counts = [0] * 8
-
-    def pick(t, left):
-        if left == 0:
-            moves.append(counts[:])
-            return
-        if t == 8:
-            return
-        for c in range(min(hand[t], left), -1, -1):
-            counts[t] = c
-            pick(t + 1, left - c)
-        counts[t] = 0
-
-    pick(0, k)
-    return moves
+    """The distinct multisets of k cards of a hand, as sorted tuples of card types."""
+    cards = [t for t in range(8) for _ in range(hand[t])]
+    return list(set(combinations(cards, k)))
 
 
 def refill(rng, draw, discard, dump, n):
@@ -141,8 +130,8 @@ def play_game(players, rng):
         dump.clear()
         if sizes[p] > HAND_LIMIT:
             excess = sizes[p] - HAND_LIMIT
-            for t, c in enumerate(rng.choice(disposals(hand, excess))):
-                hand[t] -= c
+            for t in rng.choice(disposals(hand, excess)):
+                hand[t] -= 1
             sizes[p] = HAND_LIMIT
             disposed[p] += excess
         if over:
