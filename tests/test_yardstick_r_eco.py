@@ -10,6 +10,7 @@ import importlib.util
 import json
 import math
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -42,7 +43,7 @@ def yardstick_games(players: int) -> list:
     """GAMES random games of the yardstick: (scores, win fraction by seat, turns)."""
     games = []
     for seed in range(GAMES):
-        scores, disposed, turns = yardstick.play_game(players, yardstick.random.Random(seed))
+        scores, disposed, turns = yardstick.play_game(players, random.Random(seed))
         won = yardstick.winners(scores, disposed)
         games.append((scores, [1 / len(won) if p in won else 0.0 for p in range(players)], turns))
     return games

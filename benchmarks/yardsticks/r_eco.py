@@ -18,7 +18,6 @@ MATERIALS = 4
 HAND_SIZE = 3
 HAND_LIMIT = 5
 THRESHOLD = 4
-ICONS = (1, 2, 1, 2, 1, 2, 1, 2)
 COPIES = (19, 3, 19, 3, 19, 3, 19, 3)      # 19 one-icon and 3 two-icon cards per material
 DECK = [t for t in range(8) for _ in range(COPIES[t])]
 # Reward stack of every material, top (next to take) first, by player count.
