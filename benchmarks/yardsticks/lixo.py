@@ -97,7 +97,8 @@ class Table:
         high, leader, passes, p = 0, -1, 0, self.first
         while passes < (n - 1 if leader >= 0 else n):
             hand, bid = hands[p], bids[p]
-            if len(bid) + sum(hand[k] for k in kinds) > high:      # else a forced pass, not a move
+            matching = hand[kinds[0]] if len(kinds) == 1 else sum(hand[k] for k in kinds)
+            if len(bid) + matching > high:      # else a forced pass, not a move
                 self.moves += 1
                 cards = self.choose(hand, kinds, high + 1 - len(bid))
                 if cards:
