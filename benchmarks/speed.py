@@ -1,0 +1,118 @@
+"""The speed table: random self-play of every shipped ruleset at every player count against its
+hand-written yardstick (benchmarks/yardsticks/), and seconds per game of each bot.
+
+Each pair runs alternately (cardrules, yardstick, cardrules, …) as separate processes pinned to the
+same core, so both see the same machine; the table gives the median of the rounds.
+
+    python benchmarks/speed.py                          # everything: about 10 minutes
+    python benchmarks/speed.py --only r_eco:4 --seconds 3 --rounds 3 --no-bots
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# ruleset → (players, yardstick module, its extra options)
+RULESETS = {"r_eco": (range(2, 6), "r_eco", []), "lixo": (range(2, 7), "lixo", []),
+            "lixo_two_colour": (range(2, 7), "lixo", ["--two-colour"]),
+            "sorting_memo": (range(2, 5), "sorting_memo", [])}
+# bot → (ruleset, players, bots by seat, games at scale 1)
+BOTS = {"greedy": ("r_eco", 4, "greedy,random,random,random", 200),
+        "automa": ("r_eco", 2, "automa,greedy", 60),
+        "memory": ("sorting_memo", 2, "memory,random", 10)}
+
+
+def one_core() -> None:
+    """Run the child on one core, the same one for every child."""
+    try:
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+    except (AttributeError, OSError):
+        pass
+
+
+def run(command: list) -> str:
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, preexec_fn=one_core)
+    if done.returncode != 0:
+        sys.exit(f"failed: {' '.join(command)}\n{done.stderr}")
+    return done.stdout
+
+
+def games_per_second(command: list) -> float:
+    """The 'N games/s' of the command's last line."""
+    return float(run(command).strip().splitlines()[-1].split()[0])
+
+
+def pairs(only: set):
+    """(ruleset, players, yardstick module, extra options) of every row asked for."""
+    for name, (players, module, extra) in RULESETS.items():
+        for n in players:
+            if not only or name in only or f"{name}:{n}" in only:
+                yield name, n, module, extra
+
+
+def speed_rows(args) -> list:
+    rows = []
+    for name, n, module, extra in pairs(set(args.only or ())):
+        ours, theirs = [], []
+        for _ in range(args.rounds):
+            ours.append(games_per_second([sys.executable, "cli.py", "bench", f"rulesets/{name}.yaml", "--players",
+                                          str(n), "--seconds", str(args.seconds)]))
+            theirs.append(games_per_second([sys.executable, f"benchmarks/yardsticks/{module}.py", "--players", str(n),
+                                            "--seconds", str(args.seconds), *extra]))
+        a, b = statistics.median(ours), statistics.median(theirs)
+        rows.append((name, n, a, b))
+        print(f"{name} {n}p: cardrules {a:.1f}, yardstick {b:.1f} games/s, ratio {a / b:.2f} "
+              f"(rounds {ours} / {theirs})", file=sys.stderr, flush=True)
+    return rows
+
+
+def bot_rows(args) -> list:
+    rows = []
+    for bot, (name, n, bots, games) in BOTS.items():
+        games = max(2, round(games * args.bot_games))
+        doc = json.loads(run([sys.executable, "cli.py", "simulate", f"rulesets/{name}.yaml", "--players", str(n),
+                              "--bots", bots, "--games", str(games), "--seed", "1", "--jobs", "1",
+                              "--no-coverage", "--json"]))
+        played = doc["timing"]["workers"][0]
+        share = doc["intervals"]["wins_by_seat"][0]
+        rows.append((bot, name, n, bots, games, played["seconds"] / played["games"], share))
+        print(f"{bot}: {played['seconds'] / played['games']:.3f} s a game", file=sys.stderr, flush=True)
+    return rows
+
+
+def print_tables(speed: list, bots: list, args) -> None:
+    if speed:
+        print(f"| ruleset | players | cardrules games/s | yardstick games/s | ratio |\n|---|---|---|---|---|")
+        for name, n, a, b in speed:
+            print(f"| {name} | {n} | {a:,.0f} | {b:,.0f} | {a / b:.2f}× |")
+        print(f"\n(`cardrules bench … --seconds {args.seconds:g}` against `benchmarks/yardsticks/`, random bots, "
+              f"one core, median of {args.rounds} alternate rounds)\n")
+    if bots:
+        print("| bot | ruleset | players | bots | games | s a game | seat 0 win share |\n|---|---|---|---|---|---|---|")
+        for bot, name, n, names, games, seconds, share in bots:
+            lo, hi = share["ci95"]
+            print(f"| {bot} | {name} | {n} | {names} | {games} | {seconds:.3f} | "
+                  f"{100 * share['value']:.1f} % [{100 * lo:.1f}, {100 * hi:.1f}] |")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seconds", type=float, default=5.0, help="seconds per bench run (default 5)")
+    ap.add_argument("--rounds", type=int, default=2, help="alternate rounds per row (default 2)")
+    ap.add_argument("--only", action="append", metavar="RULESET[:N]", help="only these rows; repeatable")
+    ap.add_argument("--no-bots", action="store_true", help="leave out the bots' seconds per game")
+    ap.add_argument("--bot-games", type=float, default=1.0, metavar="SCALE",
+                    help="scale the bots' games (default 1: greedy 200, automa 60, memory 10)")
+    args = ap.parse_args()
+    speed = speed_rows(args)
+    bots = [] if args.no_bots else bot_rows(args)
+    print_tables(speed, bots, args)
+
+
+if __name__ == "__main__":
+    main()

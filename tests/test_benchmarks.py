@@ -1,0 +1,34 @@
+"""The benchmark scripts run and say what they measured (what they measure is not asserted: speed
+is measured by benchmarks, not by tests)."""
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def script(*args) -> str:
+    done = subprocess.run([sys.executable, *map(str, args)], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_the_speed_table_puts_each_ruleset_beside_its_yardstick_with_the_ratio():
+    out = script("benchmarks/speed.py", "--seconds", 0.2, "--rounds", 1, "--only", "r_eco:2", "--only",
+                 "lixo_two_colour:3", "--no-bots")
+    rows = [line.split("|")[1:-1] for line in out.splitlines() if line.startswith("| r_eco") or
+            line.startswith("| lixo_two_colour")]
+    assert [(r[0].strip(), r[1].strip()) for r in rows] == [("r_eco", "2"), ("lixo_two_colour", "3")]
+    for r in rows:
+        ours, theirs, ratio = (float(x.strip().rstrip("×").replace(",", "")) for x in r[2:5])
+        assert abs(ours / theirs - ratio) < 0.01
+
+
+def test_the_jobs_benchmark_checks_that_both_runs_give_the_same_numbers():
+    out = script("benchmarks/jobs.py", "--games", 40, "--rounds", 1, "--players", 2, "--bots", "random")
+    assert "numbers identical apart from timings: yes" in out and "as fast" in out
+
+
+def test_the_memory_benchmark_reports_the_peak_of_the_command_and_its_workers():
+    out = script("benchmarks/memory.py", "--games", 60, "--players", 2, "--jobs", 2)
+    assert "60 games in" in out and "peak memory" in out and "the largest worker" in out
