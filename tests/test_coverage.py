@@ -18,7 +18,7 @@ from interpreter.errors import UsageError
 from interpreter.runtime.coverage import CoveragePoint, plain_points
 from interpreter.seats.bots import make_bot
 from interpreter.tools.records import play_game
-from interpreter.tools.simulate import bot_seed, game_seed
+from interpreter.tools.playing import bot_seed, game_seed
 from language_helpers import do, edit, make, write  # noqa: F401
 
 RULESETS = sorted(glob.glob(os.path.join(ROOT, "rulesets", "*.yaml")))

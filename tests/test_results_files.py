@@ -6,7 +6,7 @@ import os
 import pytest
 
 from interpreter.tools.cli import main
-from interpreter.tools.simulate import game_seed
+from interpreter.tools.playing import game_seed
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 R_ECO = os.path.join(ROOT, "rulesets", "r_eco.yaml")

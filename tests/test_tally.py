@@ -21,7 +21,7 @@ from interpreter.analysis.values import CAP, Counts
 from interpreter.compiler.game import load_game
 from interpreter.errors import UsageError
 from interpreter.runtime.coverage import plain_points
-from interpreter.tools.simulate import play_one
+from interpreter.tools.playing import play_one
 
 BOTS = ("random", "greedy", "automa")
 STAT_KINDS = ("seat_int", "seat_bool", "seat_mixed", "game_int", "game_float", "game_bool")

@@ -176,7 +176,7 @@ def analysed(run: dict, bots: list, found: list) -> dict:
     points = None
     if any("coverage" in r for r in found):
         points = coverage_points_of(run) or numbered_points(len(found[0].get("coverage") or []))
-    return simulate.summary(run, run["players"], run["seed"], bots, found, None, points)
+    return simulate.summary(run, run["players"], run["seed"], bots, found, points)
 
 
 def numbered_points(n: int) -> list:

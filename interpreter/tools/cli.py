@@ -26,7 +26,7 @@ from ..frontend.schema import SCHEMA_PATH
 from ..runtime import rng
 from ..runtime.decisions import show
 from ..seats.bots import make_bot
-from . import play, record_check, records, simulate
+from . import play, playing, record_check, records
 from .batch import add_batch_commands
 from .variants import add_variant_commands
 from .options import (Shared, bot_list, check_bot, known_bots, limits_of, load, non_negative_int,  # noqa: F401
@@ -146,8 +146,8 @@ def cmd_record(args) -> int:
     if args.game is None:
         deal, bots = args.seed, [make_bot(name, rng.derive(args.seed, k)) for k, name in enumerate(names)]
     else:
-        deal = simulate.game_seed(args.seed, args.game)
-        bots = [make_bot(name, simulate.bot_seed(args.seed, args.game, k)) for k, name in enumerate(names)]
+        deal = playing.game_seed(args.seed, args.game)
+        bots = [make_bot(name, playing.bot_seed(args.seed, args.game, k)) for k, name in enumerate(names)]
     record = records.make_record(game, args.players, deal, bots, names)
     text = json.dumps(record, indent=1, ensure_ascii=False) + "\n"
     if args.output in (None, "-"):

@@ -59,7 +59,7 @@ class Run:
                  started: float | None = None):
         self.batch, self.records, self.progress = batch, records, progress
         self.tally = tally or Tally(batch.players, list(batch.bots))
-        self.played = 0                 # games played by this run (not those of a file resumed)
+        self.before = self.tally.games  # games of a results file resumed: not played by this run
         self.work: dict = {}            # worker → [games, seconds]
         self.asked = lambda: False      # has Ctrl-C come (while playing)?
         self.start = time.perf_counter() if started is None else started
@@ -71,7 +71,7 @@ class Run:
             self.asked = asked
             if isinstance(backend, InProcess):
                 for first, stop in spans:
-                    self.take(play_chunk(self.batch, first, stop, into=self.tally, each=self.one), counted=True)
+                    self.note_work(play_chunk(self.batch, first, stop, into=self.tally, each=self.one))
             else:
                 self.play_chunks(backend, spans)
 
@@ -98,7 +98,6 @@ class Run:
 
     def one(self, record: dict) -> None:
         """One game played in-process (already in the tally); Ctrl-C stops here, between two games."""
-        self.played += 1
         if self.records is not None:
             self.records(record)
         if self.progress is not None:
@@ -106,19 +105,19 @@ class Run:
         if self.asked():
             raise KeyboardInterrupt
 
-    def take(self, chunk, counted: bool = False) -> None:
-        """A chunk's results into the run, in the order they are taken."""
-        work = self.work.setdefault(chunk.worker, [0, 0.0])
-        work[0] += chunk.stop - chunk.first
-        work[1] += chunk.seconds
-        if counted:
-            return
+    def take(self, chunk) -> None:
+        """A worker's chunk into the run, in the order they are taken."""
+        self.note_work(chunk)
         self.tally.merge(chunk.tally)
-        self.played += chunk.stop - chunk.first
         for record in chunk.records or ():
             self.records(record)
         if self.progress is not None:
             self.progress(self.tally.games)
+
+    def note_work(self, chunk) -> None:
+        work = self.work.setdefault(chunk.worker, [0, 0.0])
+        work[0] += chunk.stop - chunk.first
+        work[1] += chunk.seconds
 
     def timing(self, workers: int) -> dict:
         """Seconds and games per second in all and per worker, and the share of the time outside games."""
@@ -127,7 +126,8 @@ class Run:
                 for name, (g, s) in sorted(self.work.items())]
         busy = sum(r["seconds"] for r in rows)
         slots = max(workers, len(rows), 1)
-        return {"seconds": wall, "games": self.played, "games_per_second": self.played / max(wall, 1e-9),
+        played = self.tally.games - self.before
+        return {"seconds": wall, "games": played, "games_per_second": played / max(wall, 1e-9),
                 "workers": rows, "outside_games": max(0.0, 1 - busy / (slots * max(wall, 1e-9)))}
 
 

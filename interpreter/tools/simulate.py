@@ -10,7 +10,7 @@ from ..analysis.intervals import wilson
 from ..analysis.tally import Tally
 from ..runtime.coverage import plain_points
 from .chunks import Batch, prepare
-from .playing import bot_seed, game_seed, play_one, record_command, run_meta   # noqa: F401 (the run's API)
+from .playing import run_meta
 from .runner import Run, backend_for, spans_missing
 
 AUTO_BATCH = 200            # --games auto plays this many games between two looks at the intervals
@@ -32,18 +32,24 @@ def simulate(game, players: int, games, seed: int, bot_names: list, progress=Non
     AUTO_BATCH until every seat's win-share interval is narrower than ±precision (a fraction), or
     max_games; `started` is when the command began (perf_counter; default now), for the timing.
     `resumed` = (Tally, set of game indexes) of games played before: only the others are
-    played. `backend` (runner.backend_for) is where the games are played (default: for jobs and dask).
+    played. `backend` (runner.backend_for, opened after `chunks.prepare`) is where the games are
+    played; without one, a backend for `jobs` and `dask` is opened for this batch.
     Ctrl-C ends the batch early: the summary says "interrupted" and holds what finished."""
     check_run(players, games, bot_names)
-    prepare(game, players, coverage)                # before any worker starts: forks inherit it
-    if backend is None:
-        left = None if games is None else games - len(resumed[1] if resumed else ())
-        with backend_for(jobs, dask, left) as own:
-            return simulate(game, players, games, seed, bot_names, progress, results, track, coverage, precision,
-                            max_games, resumed=resumed, backend=own)
     batch = Batch.of(game, players, seed, bot_names, track=track, coverage=coverage, keep=results is not None)
     run = Run(batch, resumed[0] if resumed else None, results, progress, started)
     done = resumed[1] if resumed else set()
+    if backend is not None:
+        return play_batch(game, run, backend, done, games, precision, max_games)
+    prepare(game, players, coverage)                # before any worker starts: forks inherit it
+    with backend_for(jobs, dask, None if games is None else games - len(done)) as own:
+        return play_batch(game, run, own, done, games, precision, max_games)
+
+
+def play_batch(game, run: Run, backend, done: set, games, precision, max_games: int) -> dict:
+    """Play the run's games that are not `done` on the backend (up to `games`, or by --precision)
+    and return the summary; Ctrl-C stops the backend and the summary says "interrupted"."""
+    b = run.batch
     target, interrupted = games if games is not None else AUTO_BATCH, None
     try:
         first = 0
@@ -55,9 +61,9 @@ def simulate(game, players: int, games, seed: int, bot_names: list, progress=Non
     except KeyboardInterrupt:
         interrupted = {"after": run.tally.games, "of": target}
         backend.interrupted = True          # stop the workers now, do not let them finish the queue
-    workers = backend.workers
-    points = plain_points(game.program(players, coverage=True).coverage_points) if coverage else None
-    doc = summary_of(run_meta(game, players, seed), players, seed, bot_names, run.tally, run.timing(workers), points)
+    points = plain_points(game.program(b.players, coverage=True).coverage_points) if b.coverage else None
+    doc = summary_of(run_meta(game, b.players, b.seed), b.players, b.seed, list(b.bots), run.tally,
+                     run.timing(backend.workers), points)
     if interrupted:
         doc["interrupted"] = interrupted
     return doc
@@ -69,16 +75,12 @@ def precise_enough(tally: Tally, precision: float) -> bool:
     return all((hi - lo) / 2 < precision for lo, hi in (wilson(w, n) for w in tally.win_counts()))
 
 
-def summary(game_or_meta, players: int, seed: int, bot_names: list, records: list, seconds,
-            points=None) -> dict:
-    """The summary of a run's records (analyze, compare): as simulate prints it, without timing."""
+def summary(meta: dict, players: int, seed: int, bot_names: list, records: list, points=None) -> dict:
+    """The summary of a run's records read back (analyze): as simulate prints it, without timing."""
     tally = Tally(players, list(bot_names))
     for r in records:
         tally.add(r)
-    meta = game_or_meta if isinstance(game_or_meta, dict) else run_meta(game_or_meta, players, seed)
-    timing = None if seconds is None else {"seconds": seconds, "games": len(records),
-                                           "games_per_second": len(records) / max(seconds, 1e-9)}
-    return summary_of(meta, players, seed, bot_names, tally, timing, points)
+    return summary_of(meta, players, seed, bot_names, tally, None, points)
 
 
 def summary_of(meta: dict, players: int, seed: int, bot_names: list, tally: Tally, timing, points=None) -> dict:

@@ -1,15 +1,14 @@
 """Variants side by side: `compare` (two rulesets or two sets of overrides on the same games) and
 `sweep` (one ruleset with parameters varied over values, every value on the same games).
 
-Common random numbers: game g of every variant is dealt with simulate.game_seed(S, g) and its
-bots seeded with simulate.bot_seed(S, g, k), so the variants differ only by their rules. With
+Common random numbers: game g of every variant is dealt with playing.game_seed(S, g) and its
+bots seeded with playing.bot_seed(S, g, k), so the variants differ only by their rules. With
 --rotate, deal d is played once in every rotation r of the bots (game d·P + r).
 """
 from __future__ import annotations
 
 import argparse
 import itertools
-import time
 
 from rich.table import Table
 from rich.text import Text
@@ -29,33 +28,26 @@ from .summary_text import pm
 
 
 def play_paired(game, players: int, seed: int, names: list, games: int, rotate: bool, progress=None,
-                done: int = 0, track: bool = True, backend=None) -> list:
-    """The per-game records of one variant on the run's paired games, in game order (game d·P + r
-    deals d with the bots rotated r seats on, with --rotate), played on `backend` (default here)."""
+                done: int = 0, track: bool = True, backend=None) -> tuple:
+    """One variant on the run's paired games (game d·P + r deals d with the bots rotated r seats on,
+    with --rotate), played on `backend` (default here): (the per-game records in game order, the
+    variant's summary)."""
+    backend = backend or InProcess()
     batch = Batch.of(game, players, seed, names, track=track, coverage=True, keep=True, rotate=rotate)
     found: list = []
     run = Run(batch, records=found.append, progress=None if progress is None else lambda n: progress(done + n))
-    run.play(backend or InProcess(), [(0, games * (players if rotate else 1))])
-    return found
-
-
-def variant_summary(game, players: int, seed: int, names: list, found: list, seconds: float) -> dict:
+    run.play(backend, [(0, games * (players if rotate else 1))])
     points = plain_points(game.program(players, coverage=True).coverage_points)
-    doc = simulate.summary(game, players, seed, names, found, seconds, points)
-    return doc
+    return found, simulate.summary_of(simulate.run_meta(game, players, seed), players, seed, names, run.tally,
+                                      run.timing(backend.workers), points)
 
 
 def run_compare(a, b, players: int, seed: int, names: list, games: int, rotate: bool, progress=None,
                 track: bool = True, backend=None) -> dict:
     """Both variants on the same games, and their paired differences."""
-    start = time.perf_counter()
-    ra = play_paired(a, players, seed, names, games, rotate, progress, track=track, backend=backend)
-    mid = time.perf_counter()
-    rb = play_paired(b, players, seed, names, games, rotate, progress, len(ra), track=track, backend=backend)
-    end = time.perf_counter()
-    return {"a": variant_summary(a, players, seed, names, ra, mid - start),
-            "b": variant_summary(b, players, seed, names, rb, end - mid),
-            "rotate": rotate, "diff": compare(ra, rb)["diff"]}
+    ra, sa = play_paired(a, players, seed, names, games, rotate, progress, track=track, backend=backend)
+    rb, sb = play_paired(b, players, seed, names, games, rotate, progress, len(ra), track=track, backend=backend)
+    return {"a": sa, "b": sb, "rotate": rotate, "diff": compare(ra, rb)["diff"]}
 
 
 def variant(args, path: str, extra: list):
@@ -176,10 +168,8 @@ def cmd_sweep(args) -> int:
     with backend_for(args.jobs, args.dask, per_row) as backend, \
             progress_for(args, len(grid) * per_row, "sweep") as progress:
         for i, (combo, game) in enumerate(zip(grid, games)):
-            start = time.perf_counter()
-            found = play_paired(game, args.players, args.seed, names, args.games, args.rotate, progress,
-                                i * per_row, track=not args.no_track, backend=backend)
-            doc = variant_summary(game, args.players, args.seed, names, found, time.perf_counter() - start)
+            found, doc = play_paired(game, args.players, args.seed, names, args.games, args.rotate, progress,
+                                     i * per_row, track=not args.no_track, backend=backend)
             row = {"values": {n: v for n, v in combo}, "summary": doc}
             if base is None:
                 base = found
