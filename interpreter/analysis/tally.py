@@ -118,15 +118,22 @@ class Coverage:
         if not isinstance(counts, list):
             raise UsageError(f"game {g} has no list of coverage counts: the results are not a run's")
         if self.runs is not None and len(counts) != len(self.runs):
-            raise UsageError(f"game {g} has {len(counts)} coverage counts, but other games of the run have "
-                             f"{len(self.runs)}: the results come from different versions of the rules")
+            raise self.mismatch(g, len(counts))
+
+    def mismatch(self, g: int, size: int) -> UsageError:
+        return UsageError(f"game {g} has {size} coverage counts, but other games of the run have "
+                          f"{len(self.runs)}: the results come from different versions of the rules")
+
+    def start(self, size: int) -> None:
+        """The counters of `size` points, at zero."""
+        self.ran, self.runs, self.moved = [0] * size, [0] * size, [0] * size
 
     def add(self, record: dict, g: int) -> None:
         counts = record.get("coverage")
         if counts is None:
             return
         if self.runs is None:
-            self.ran, self.runs, self.moved = [0] * len(counts), [0] * len(counts), [0] * len(counts)
+            self.start(len(counts))
         self.games += 1
         self.first = g if self.first is None else min(self.first, g)
         for i, n in enumerate(counts):
@@ -147,10 +154,9 @@ class Coverage:
         if other.runs is None:
             return
         if self.runs is None:
-            self.ran, self.runs, self.moved = [0] * len(other.runs), [0] * len(other.runs), [0] * len(other.runs)
+            self.start(len(other.runs))
         elif len(other.runs) != len(self.runs):
-            raise UsageError(f"game {other.first} has {len(other.runs)} coverage counts, but other games of the "
-                             f"run have {len(self.runs)}: the results come from different versions of the rules")
+            raise self.mismatch(other.first, len(other.runs))
         for mine, theirs in ((self.ran, other.ran), (self.runs, other.runs), (self.moved, other.moved)):
             for i, n in enumerate(theirs):
                 mine[i] += n
