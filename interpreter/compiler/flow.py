@@ -10,8 +10,9 @@ one call.
 from __future__ import annotations
 
 from ..frontend import ir
-from ..runtime.decisions import CardSpec, Decision
+from ..runtime.decisions import Decision
 from ..runtime.helpers import ask_op, call_op
+from .choices import Choices
 from .fold import may_change
 from .statements import Line
 
@@ -41,6 +42,7 @@ class Flow:
         self.op_pos: list = []       # per pc: the position of its rule, or None
         self.loops: list = []        # (first pc, end pc, position) of every while loop holding a decision
         self.decisions: list = []
+        self.choices = Choices(gen, self.limits)
         self.proc_entry: dict = {}   # procedure holding a decision -> its first pc
         self.extra_slots = self.layout.n_locals
         self.turn_start = 0
@@ -240,32 +242,20 @@ class Flow:
 
     # ---- decisions ----
     def decision(self, s) -> Decision:
-        """The compiled form of a choose: what may be chosen, as generated functions."""
-        lam = self.gen.lam
+        """The compiled form of a choose: its legal moves as generated functions."""
         dec = Decision(len(self.decisions), s.name, s.slot, s.pos)
         dec.max_moves = self.limits.moves
         if s.cards is not None:
-            dec.cards = self.card_spec(s.cards, dec)
+            dec.cards = self.choices.card_spec(s.cards, dec)
+            dec.moves = dec.cards.payloads
         elif s.values is not None:
             dec.kind = "value"
-            dec.values = lam(s.values)
-            dec.where = lam(s.where) if s.where is not None else None
+            dec.moves = self.choices.value_moves(dec, s)
         else:
             dec.kind = "options"
-            dec.options = [(o.name, o.slot, self.card_spec(o.cards, dec) if o.cards else None) for o in s.options]
+            dec.options = [(o.name, o.slot, self.choices.card_spec(o.cards, dec) if o.cards else None)
+                           for o in s.options]
             dec.option_slot = self.new_slot()
+            dec.moves = self.choices.option_moves(dec)
         self.decisions.append(dec)
         return dec
-
-    def card_spec(self, cc, dec: Decision | None = None) -> CardSpec:
-        lam, lay = self.gen.lam, self.layout
-        same = lay.type_tables[cc.same] if cc.same else None
-        where = lam(cc.where) if cc.where is not None else None
-        spec = CardSpec(lam(cc.cards), where, lam(cc.lo), lam(cc.hi) if cc.hi is not None else None, same,
-                        lay.card_type, lay.type_names)
-        spec.decision, spec.max_moves = dec, self.limits.moves
-        base = ir.base_of(cc.cards)
-        if not (isinstance(base, ir.ZoneRef) and base.decl.visible == "everyone"):     # else nothing to guard
-            spec.zone_vis, spec.zone_names, spec.pos = lay.zone_vis, lay.zone_names, cc.cards.pos
-            spec.one_zone = isinstance(base, ir.ZoneRef)     # all candidates lie in one zone: check one
-        return spec

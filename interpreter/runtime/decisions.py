@@ -43,36 +43,28 @@ def multisets(groups: list, lo: int, hi: int, cap: int | None = None) -> list:
 
 
 class CardSpec:
-    """Which cards a decision may pick: candidates, a per-card condition, bounds, a shared attribute."""
+    """Which cards a decision may pick: its candidates and moves (generated functions), a shared attribute."""
 
-    def __init__(self, cards, where, lo, hi, same_table, type_of, type_names):
-        self.cards, self.where, self.lo, self.hi = cards, where, lo, hi
+    def __init__(self, same_table, type_of, type_names):
         self.same, self.type_of, self.type_names = same_table, type_of, type_names
+        self.candidates = None          # set by the compiler: f(st) -> the cards that may be chosen
+        self.payloads = None            # ... and f(st) -> every legal move (calls choices)
         self.cache: dict = {}   # (type counts, lo, hi) -> moves; the moves depend on nothing else
         self.zone_vis = self.zone_names = self.pos = None     # set by the compiler: the visibility guard
         self.one_zone = False
         self.decision = None            # set by the compiler: the Decision this spec belongs to
         self.max_moves = 10_000         # ... and the limit on its legal moves (Limits.moves)
 
-    def candidates(self, st) -> list:
-        cands = self.cards(st, None)
-        where = self.where
-        return [c for c in cands if where(st, c)] if where is not None else list(cands)
+    def guard(self, st, cands: list) -> None:
+        """Refuse a choice among cards the deciding seat cannot see (the moves would name them)."""
+        bit, loc, vis = 1 << st.decider, st.loc, self.zone_vis
+        for c in (cands[:1] if self.one_zone else cands):
+            if not vis[loc[c]] & bit:
+                raise RuleRuntimeError(self.pos, f"seat {st.decider} would choose among cards it cannot see "
+                                       f"(in {self.zone_names[loc[c]]}): the legal moves would name them")
 
-    def payloads(self, st) -> list:
-        """Every legal multiset of card types, deduplicated by type (cached by type counts)."""
-        cands = self.cards(st, None)
-        if self.where is not None:
-            where = self.where
-            cands = [c for c in cands if where(st, c)]
-        if self.zone_vis is not None and cands:
-            bit, loc, vis = 1 << st.decider, st.loc, self.zone_vis
-            for c in (cands[:1] if self.one_zone else cands):
-                if not vis[loc[c]] & bit:
-                    raise RuleRuntimeError(self.pos, f"seat {st.decider} would choose among cards it cannot see "
-                                           f"(in {self.zone_names[loc[c]]}): the legal moves would name them")
-        lo = self.lo(st, None)
-        hi = len(cands) if self.hi is None else min(self.hi(st, None), len(cands))
+    def choices(self, st, cands: list, lo: int, hi: int) -> list:
+        """Every legal multiset of card types of lo to hi of cands, deduplicated by type (cached by type counts)."""
         key = (tuple(sorted(map(self.type_of.__getitem__, cands))), lo, hi)
         found = self.cache.get(key)
         if found is None:
@@ -134,39 +126,15 @@ class Decision:
         self.index, self.name, self.slot, self.pos = index, name, slot, pos
         self.kind = "cards"
         self.cards: CardSpec | None = None
-        self.values = None
-        self.where = None
         self.options: list = []         # [(name, slot, CardSpec or None)]
-        self.by = None
+        self.moves = None               # set by the compiler: f(st) -> every legal move, in a fixed order
         self.max_moves = 10_000         # Limits.moves, set by the compiler
 
-    def moves(self, st) -> list:
-        """Every legal move at this decision, in a fixed order."""
-        if self.kind == "cards":
-            return self.cards.payloads(st)
-        if self.kind == "value":
-            vals = list(dict.fromkeys(self.values(st, None)))   # a repeated value is one move
-            if len(vals) > self.max_moves:
-                raise RuleRuntimeError(self.pos, f"decision '{self.name}' would have {len(vals):,} legal moves for "
-                                       f"seat {st.decider} in turn {st.turn}, more than {self.max_moves:,}: "
-                                       "choose from a shorter list (limit: --max-moves)")
-            if self.where is None:
-                return [(v,) for v in vals]
-            out, slot, vars_ = [], self.slot, st.vars
-            keep = vars_[slot]
-            for v in vals:
-                vars_[slot] = v
-                if self.where(st, None):
-                    out.append((v,))
-            vars_[slot] = keep
-            return out
-        out = []
-        for i, (_, _, spec) in enumerate(self.options):
-            if spec is None:
-                out.append((i, None))
-            else:
-                out.extend((i, p) for p in spec.payloads(st))
-        return out
+    def too_many(self, st, n: int):
+        """The error for a choice of a value among more than the limit of distinct values."""
+        raise RuleRuntimeError(self.pos, f"decision '{self.name}' would have {n:,} legal moves for "
+                               f"seat {st.decider} in turn {st.turn}, more than {self.max_moves:,}: "
+                               "choose from a shorter list (limit: --max-moves)")
 
     def bind(self, st, move) -> None:
         """Store the chosen move in the decision's local slot(s)."""

@@ -1,0 +1,91 @@
+"""The legal moves of each decision as straight generated code: one function per decision that
+lists its moves, with the `where` of a value or a card written into the loop (no function call per
+candidate), and one per card choice that lists its candidate cards (to bind a move to cards)."""
+from __future__ import annotations
+
+from ..frontend import ir
+from ..runtime.decisions import CardSpec, Decision
+
+_DISTINCT = dict.fromkeys       # the values of a list, each once, in order
+_TOP = {"@card": "None"}     # no card is being tested at the top of a decision
+_HEAD = "    Z = st.zones; V = st.vars; L = st.loc\n"
+
+
+class Choices:
+    """Generates the move functions of decisions with a CodeGen (`gen`) at one layout."""
+
+    def __init__(self, gen, limits):
+        self.gen, self.layout, self.limits = gen, gen.layout, limits
+
+    def value_moves(self, dec: Decision, s: ir.ChooseS):
+        """moves(st) for a choice of one value of a list: each distinct value the `where` allows."""
+        gen = self.gen
+        v = gen.fresh("v")
+        cond = gen.x(s.where, {**_TOP, s.slot: v}) if s.where is not None else None
+        known = gen.fold.try_const(s.values)
+        lines, where = [], {}
+        if isinstance(known, list) and _hashable(known) and len(dict.fromkeys(known)) <= dec.max_moves:
+            pairs = tuple((x, (x,)) for x in dict.fromkeys(known))    # worked out once: the values, each move
+            t = gen.fresh("t")
+            body = f"[{t} for {v}, {t} in {gen.k(pairs)}" + (f" if {cond}]" if cond else "]")
+        else:
+            where[3] = s.values.pos
+            lines.append(f"    _vals = list({gen.k(_DISTINCT)}({gen.x(s.values, _TOP)}))   # a repeated value is one move")
+            lines.append(f"    if len(_vals) > {dec.max_moves}: {gen.k(dec)}.too_many(st, len(_vals))")
+            body = f"[({v},) for {v} in _vals" + (f" if {cond}]" if cond else "]")
+        where[3 + len(lines)] = s.where.pos if s.where is not None else s.pos
+        lines.append(f"    return {body}")
+        return gen.define("def _moves(st):\n" + _HEAD + "\n".join(lines) + "\n", "_moves", where)
+
+    def card_spec(self, cc: ir.CardChoice, dec: Decision) -> CardSpec:
+        """The card part of a decision: its candidates and its moves as generated functions."""
+        gen, lay = self.gen, self.layout
+        spec = CardSpec(lay.type_tables[cc.same] if cc.same else None, lay.card_type, lay.type_names)
+        spec.decision, spec.max_moves = dec, self.limits.moves
+        base = ir.base_of(cc.cards)
+        if not (isinstance(base, ir.ZoneRef) and base.decl.visible == "everyone"):     # else nothing to guard
+            spec.zone_vis, spec.zone_names, spec.pos = lay.zone_vis, lay.zone_names, cc.cards.pos
+            spec.one_zone = isinstance(base, ir.ZoneRef)     # all candidates lie in one zone: check one
+        lines, where = self.candidate_lines(cc)
+        spec.candidates = gen.define("def _cands(st):\n" + _HEAD + "\n".join(lines) + "\n    return _cs\n",
+                                     "_cands", where)
+        s = gen.k(spec)
+        if spec.zone_vis is not None:
+            lines.append(f"    if _cs: {s}.guard(st, _cs)")
+        where[3 + len(lines)] = cc.lo.pos
+        lines.append(f"    _lo = {gen.x(cc.lo, _TOP)}")
+        if cc.hi is not None:
+            where[3 + len(lines)] = cc.hi.pos
+            lines.append(f"    _hi = {gen.x(cc.hi, _TOP)}")
+            lines.append("    if _hi > len(_cs): _hi = len(_cs)")
+        else:
+            lines.append("    _hi = len(_cs)")
+        lines.append(f"    return {s}.choices(st, _cs, _lo, _hi)")
+        spec.payloads = gen.define("def _moves(st):\n" + _HEAD + "\n".join(lines) + "\n", "_moves", where)
+        return spec
+
+    def candidate_lines(self, cc: ir.CardChoice):
+        """Lines that set `_cs` to the candidate cards (the `where` applied), and their rules by line."""
+        gen = self.gen
+        lines, where = [f"    _cs = {gen.x(cc.cards, _TOP)}"], {3: cc.cards.pos}
+        if cc.where is not None:
+            c = gen.fresh("c")
+            where[4] = cc.where.pos
+            lines.append(f"    _cs = [{c} for {c} in _cs if {gen.x(cc.where, {'@card': c})}]")
+        return lines, where
+
+    def option_moves(self, dec: Decision):
+        """moves(st) for a choice of options: each option without cards, each card choice of the others."""
+        lines = []
+        for i, (_, _, spec) in enumerate(dec.options):
+            if spec is None:
+                lines.append(f"    _out.append({self.gen.k((i, None))})")
+            else:
+                lines.append(f"    _out.extend([({i}, _p) for _p in {self.gen.k(spec)}.payloads(st)])")
+        return self.gen.define("def _moves(st):\n    _out = []\n" + "\n".join(lines) + "\n    return _out\n",
+                               "_moves", {})
+
+
+def _hashable(values: list) -> bool:
+    """Whether every value can be a key (numbers and texts; a list of lists cannot)."""
+    return all(isinstance(x, (int, str)) or x is None for x in values)
