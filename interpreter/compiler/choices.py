@@ -8,6 +8,7 @@ from ..runtime.decisions import CardSpec, Decision
 
 _DISTINCT = dict.fromkeys       # the values of a list, each once, in order
 _TOP = {"@card": "None"}     # no card is being tested at the top of a decision
+_HELD = -1                  # the slot that stands for the candidates read on the line before
 _HEAD = "    Z = st.zones; V = st.vars; L = st.loc\n"
 
 
@@ -68,10 +69,10 @@ class Choices:
         """Lines that set `_cs` to the candidate cards (the `where` applied), and their rules by line."""
         gen = self.gen
         lines, where = [f"    _cs = {gen.x(cc.cards, _TOP)}"], {3: cc.cards.pos}
-        if cc.where is not None:
-            c = gen.fresh("c")
+        if cc.where is not None:        # the codegen's own filter (so it hoists what needs no card)
             where[4] = cc.where.pos
-            lines.append(f"    _cs = [{c} for {c} in _cs if {gen.x(cc.where, {'@card': c})}]")
+            held = ir.Local(cc.cards.pos, cc.cards.type, _HELD, "_cs")
+            lines.append(f"    _cs = {gen.x(ir.Filter(cc.where.pos, cc.cards.type, held, cc.where), {**_TOP, _HELD: '_cs'})}")
         return lines, where
 
     def option_moves(self, dec: Decision):

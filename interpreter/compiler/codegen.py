@@ -10,6 +10,7 @@ few harmless built-ins only.
 from __future__ import annotations
 
 import builtins
+import re
 
 from ..errors import RuleRuntimeError
 from ..frontend import ir
@@ -117,6 +118,10 @@ class CodeGen:
         if e.obj.type in ("cards", "zone"):
             v = self.fresh("a")
             return f"[{table}[{v}] for {v} in {obj}]"
+        if isinstance(e.obj, ir.Func) and e.obj.name in ("first", "last") and e.obj.type == "card":
+            src = self.x(e.obj.args[0], env)
+            if _plain_read(src):    # read twice rather than call two helpers
+                return f"({table}[{src}[{0 if e.obj.name == 'first' else -1}]] if {src} else None)"
         return f"_h.attr({table}, {obj})"
 
     def zone_src(self, e: ir.ZoneRef, env) -> str:
@@ -264,10 +269,12 @@ class CodeGen:
         return self.seq(e, env)
 
     def gf_first(self, e, env, a):
-        return f"_h.first({self.x(a, env)})"
+        src = self.x(a, env)
+        return f"({src}[0] if {src} else None)" if _plain_read(src) else f"_h.first({src})"
 
     def gf_last(self, e, env, a):
-        return f"_h.last({self.x(a, env)})"
+        src = self.x(a, env)
+        return f"({src}[-1] if {src} else None)" if _plain_read(src) else f"_h.last({src})"
 
     def gf_reversed(self, e, env, a):
         return f"list(reversed({self.x(a, env)}))"
@@ -400,6 +407,15 @@ def family_pos(fam: dict, key, e, players: int):
         raise RuleRuntimeError(e.index.pos, f"{show(key, True)} is not an index of zone family '{e.decl.name}': "
                                f"with {players} players its values are {shown}")
     return fam[key]
+
+
+def _plain_read(src: str) -> bool:
+    """Whether generated source only reads the state (zones, variables, tables, seats, numbers, no
+    call), so that reading it twice costs less than a helper call and means the same."""
+    return _PLAIN.fullmatch(src) is not None
+
+
+_PLAIN = re.compile(r"(?:[ZVL]|K\d+|st\.me|st\.current|\d+|[\[\] +*])+")
 
 
 def _numeric(*exprs) -> bool:

@@ -199,7 +199,10 @@ def may_change(rules: ir.Ruleset, cond, stmts) -> bool:
     cond may change only if a statement writes a zone or variable it reads; a cond that reads
     anything else that moves (the turn, the current player, locals) always may."""
     zones, vars_ = set(), set()
+    bound = bound_slots(cond)
     for e in subexpressions(cond):
+        if isinstance(e, ir.Local) and e.slot in bound:
+            continue            # a name the condition binds itself (for m in ..., a function's parameter)
         if isinstance(e, (ir.Builtin, ir.Local)) and not (isinstance(e, ir.Builtin) and e.name in ("players", "seats")):
             return True
         if isinstance(e, ir.ZoneRef):
@@ -211,6 +214,17 @@ def may_change(rules: ir.Ruleset, cond, stmts) -> bool:
                 return True
             vars_.add(e.decl.name)
     return any(_writes(s, rules, zones, vars_) for s in _all_statements(stmts, rules))
+
+
+def bound_slots(e) -> set:
+    """The local slots an expression binds itself: its generators' names and its functions' parameters."""
+    out = set()
+    for x in subexpressions(e):
+        if isinstance(x, ir.Gen):
+            out.add(x.slot)
+        elif isinstance(x, ir.UserCall):
+            out.update(x.fn.params)
+    return out
 
 
 def _writes(s, rules: ir.Ruleset, zones: set, vars_: set) -> bool:
