@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..frontend import ir
 from ..runtime.decisions import CardSpec, Decision
+from .fold import subexpressions
 
 _DISTINCT = dict.fromkeys       # the values of a list, each once, in order
 _TOP = {"@card": "None"}     # no card is being tested at the top of a decision
@@ -26,9 +27,14 @@ class Choices:
         known = gen.fold.try_const(s.values)
         lines, where = [], {}
         if isinstance(known, list) and _hashable(known) and len(dict.fromkeys(known)) <= dec.max_moves:
-            pairs = tuple((x, (x,)) for x in dict.fromkeys(known))    # worked out once: the values, each move
+            values = list(dict.fromkeys(known))
+            zones = self.indexed_zones(s, values)     # the zone each value picks, worked out once too
+            names = [gen.fresh("z") for _ in zones]
+            env = {**_TOP, s.slot: v, **{("zone", d, s.slot): n for d, n in zip(zones, names)}}
+            cond = gen.x(s.where, env) if s.where is not None else None
+            rows = tuple((x, (x,), *(zones[d][x] for d in zones)) for x in values)
             t = gen.fresh("t")
-            body = f"[{t} for {v}, {t} in {gen.k(pairs)}" + (f" if {cond}]" if cond else "]")
+            body = f"[{t} for {', '.join([v, t, *names])} in {gen.k(rows)}" + (f" if {cond}]" if cond else "]")
         else:
             where[3] = s.values.pos
             lines.append(f"    _vals = list({gen.k(_DISTINCT)}({gen.x(s.values, _TOP)}))   # a repeated value is one move")
@@ -37,6 +43,20 @@ class Choices:
         where[3 + len(lines)] = s.where.pos if s.where is not None else s.pos
         lines.append(f"    return {body}")
         return gen.define("def _moves(st):\n" + _HEAD + "\n".join(lines) + "\n", "_moves", where)
+
+    def indexed_zones(self, s: ir.ChooseS, values: list) -> dict:
+        """{family: {value: zone index}} for the zone families (not per player) the `where` indexes
+        with the value being chosen, when every value is an index of the family."""
+        out = {}
+        if s.where is None:
+            return out
+        for e in subexpressions(s.where):
+            if isinstance(e, ir.ZoneRef) and isinstance(e.index, ir.Local) and e.index.slot == s.slot \
+                    and not e.decl.per_player and e.decl.name not in out:
+                fam, base = self.layout.family[e.decl.name], self.layout.zone_base[e.decl.name]
+                if all(type(x) is not bool and x in fam for x in values):
+                    out[e.decl.name] = {x: base + fam[x] for x in values}
+        return out
 
     def card_spec(self, cc: ir.CardChoice, dec: Decision) -> CardSpec:
         """The card part of a decision: its candidates and its moves as generated functions."""

@@ -127,6 +127,8 @@ class CodeGen:
     def zone_src(self, e: ir.ZoneRef, env) -> str:
         """Source for a zone instance's index."""
         decl = e.decl
+        if isinstance(e.index, ir.Local) and not decl.per_player and ("zone", decl.name, e.index.slot) in env:
+            return env["zone", decl.name, e.index.slot]     # worked out before the loop, per value (choices.py)
         base, width, fam = self.layout.zone_base[decl.name], self.layout.zone_width[decl.name], self.layout.family[decl.name]
         if e.index is None:
             idx = "0"
