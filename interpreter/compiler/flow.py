@@ -9,6 +9,8 @@ one call.
 """
 from __future__ import annotations
 
+import re
+
 from ..frontend import ir
 from ..runtime.decisions import Decision
 from ..runtime.helpers import ask_op, call_op
@@ -30,6 +32,26 @@ def has_decision(rules: ir.Ruleset, stmts) -> bool:
             if has_decision(rules, getattr(s, attr, None) or []):
                 return True
     return False
+
+
+def thread_jumps(merged: list) -> list:
+    """Each op that ends by jumping to a short op ends with that op's lines instead (one level:
+    e.g. the test at the head of a loop), so a turn makes fewer calls; the ops stay as they were."""
+    out = list(merged)
+    for i, lines in enumerate(merged):
+        if not lines:
+            continue
+        jump = _JUMP.fullmatch(lines[-1])
+        if jump is None:
+            continue
+        target = int(jump.group(1))
+        if target != i and target < len(merged) and merged[target] and len(merged[target]) <= MAX_THREADED_LINES:
+            out[i] = lines[:-1] + merged[target]
+    return out
+
+
+_JUMP = re.compile(r"return (\d+)")
+MAX_THREADED_LINES = 8
 
 
 class Flow:
@@ -103,6 +125,7 @@ class Flow:
                     and len(body) + len(merged[i + 1]) < MAX_MERGED_LINES:
                 lines = body[:-1] + merged[i + 1]
             merged[i] = lines
+        merged = thread_jumps(merged)
         src, where, n = [], {}, 1
         for i, lines in enumerate(merged):
             if lines is None:
