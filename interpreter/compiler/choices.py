@@ -58,10 +58,12 @@ class Choices:
                     out[e.decl.name] = {x: base + fam[x] for x in values}
         return out
 
-    def card_spec(self, cc: ir.CardChoice, dec: Decision) -> CardSpec:
-        """The card part of a decision: its candidates and its moves as generated functions."""
+    def card_spec(self, cc: ir.CardChoice, dec: Decision, option: int | None = None) -> CardSpec:
+        """The card part of a decision (or of its option number `option`): its candidates and its
+        moves as generated functions."""
         gen, lay = self.gen, self.layout
         spec = CardSpec(lay.type_tables[cc.same] if cc.same else None, lay.card_type, lay.type_names)
+        spec.option = option
         spec.decision, spec.max_moves = dec, self.limits.moves
         base = ir.base_of(cc.cards)
         if not (isinstance(base, ir.ZoneRef) and base.decl.visible == "everyone"):     # else nothing to guard
@@ -102,7 +104,7 @@ class Choices:
             if spec is None:
                 lines.append(f"    _out.append({self.gen.k((i, None))})")
             else:
-                lines.append(f"    _out.extend([({i}, _p) for _p in {self.gen.k(spec)}.payloads(st)])")
+                lines.append(f"    _out.extend({self.gen.k(spec)}.payloads(st))")     # (i, cards) moves
         return self.gen.define("def _moves(st):\n    _out = []\n" + "\n".join(lines) + "\n    return _out\n",
                                "_moves", {})
 

@@ -276,8 +276,8 @@ class Flow:
             dec.moves = self.choices.value_moves(dec, s)
         else:
             dec.kind = "options"
-            dec.options = [(o.name, o.slot, self.choices.card_spec(o.cards, dec) if o.cards else None)
-                           for o in s.options]
+            dec.options = [(o.name, o.slot, self.choices.card_spec(o.cards, dec, i) if o.cards else None)
+                           for i, o in enumerate(s.options)]
             dec.option_slot = self.new_slot()
             dec.moves = self.choices.option_moves(dec)
         self.decisions.append(dec)

@@ -52,6 +52,7 @@ class CardSpec:
         self.cache: dict = {}   # (type counts, lo, hi) -> moves; the moves depend on nothing else
         self.zone_vis = self.zone_names = self.pos = None     # set by the compiler: the visibility guard
         self.one_zone = False
+        self.option = None              # the option number of a choice of options: moves are (option, cards)
         self.decision = None            # set by the compiler: the Decision this spec belongs to
         self.max_moves = 10_000         # ... and the limit on its legal moves (Limits.moves)
 
@@ -64,7 +65,8 @@ class CardSpec:
                                        f"(in {self.zone_names[loc[c]]}): the legal moves would name them")
 
     def choices(self, st, cands: list, lo: int, hi: int) -> list:
-        """Every legal multiset of card types of lo to hi of cands, deduplicated by type (cached by type counts)."""
+        """Every legal multiset of card types of lo to hi of cands, deduplicated by type (cached by
+        type counts); for an option, each as (option number, multiset)."""
         key = (tuple(sorted(map(self.type_of.__getitem__, cands))), lo, hi)
         found = self.cache.get(key)
         if found is None:
@@ -75,6 +77,8 @@ class CardSpec:
                 found = self.enumerate(tuple(counts.items()), lo, hi, self.max_moves)
             except TooMany:
                 raise self.too_many(st, len(cands), lo, hi) from None
+            if self.option is not None:
+                found = [(self.option, p) for p in found]
             if len(self.cache) >= 4096:     # bounded memory over many games
                 self.cache.clear()
             self.cache[key] = found
