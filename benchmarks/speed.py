@@ -6,6 +6,7 @@ same core, so both see the same machine; the table gives the median of the round
 
     python benchmarks/speed.py                          # everything: about 10 minutes
     python benchmarks/speed.py --only r_eco:4 --seconds 3 --rounds 3 --no-bots
+    python benchmarks/speed.py --no-speed --against ../old-checkout   # the bots, before and now
 """
 from __future__ import annotations
 
@@ -35,8 +36,8 @@ def one_core() -> None:
         pass
 
 
-def run(command: list) -> str:
-    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, preexec_fn=one_core)
+def run(command: list, root: str = ROOT) -> str:
+    done = subprocess.run(command, cwd=root, capture_output=True, text=True, preexec_fn=one_core)
     if done.returncode != 0:
         sys.exit(f"failed: {' '.join(command)}\n{done.stderr}")
     return done.stdout
@@ -71,17 +72,31 @@ def speed_rows(args) -> list:
     return rows
 
 
+def bot_cost(root: str, name: str, n: int, bots: str, games: int) -> tuple:
+    """(seconds a game, seat 0's win share) of one simulate run of the checkout at root."""
+    doc = json.loads(run([sys.executable, "cli.py", "simulate", f"rulesets/{name}.yaml", "--players", str(n),
+                          "--bots", bots, "--games", str(games), "--seed", "1", "--jobs", "1", "--no-coverage",
+                          "--json"], root))
+    played = doc["timing"]["workers"][0]
+    return played["seconds"] / played["games"], doc["intervals"]["wins_by_seat"][0]
+
+
 def bot_rows(args) -> list:
+    """Per bot: (bot, ruleset, players, bots, games, s a game, share[, before: s a game, share])."""
     rows = []
     for bot, (name, n, bots, games) in BOTS.items():
         games = max(2, round(games * args.bot_games))
-        doc = json.loads(run([sys.executable, "cli.py", "simulate", f"rulesets/{name}.yaml", "--players", str(n),
-                              "--bots", bots, "--games", str(games), "--seed", "1", "--jobs", "1",
-                              "--no-coverage", "--json"]))
-        played = doc["timing"]["workers"][0]
-        share = doc["intervals"]["wins_by_seat"][0]
-        rows.append((bot, name, n, bots, games, played["seconds"] / played["games"], share))
-        print(f"{bot}: {played['seconds'] / played['games']:.3f} s a game", file=sys.stderr, flush=True)
+        ours, theirs = [], []
+        for _ in range(args.rounds if args.against else 1):
+            ours.append(bot_cost(ROOT, name, n, bots, games))
+            if args.against:
+                theirs.append(bot_cost(args.against, name, n, bots, games))
+        row = (bot, name, n, bots, games, statistics.median(s for s, _ in ours), ours[0][1])
+        if theirs:
+            row += (statistics.median(s for s, _ in theirs), theirs[0][1])
+        rows.append(row)
+        print(f"{bot}: {row[5]:.3f} s a game" + (f", before {row[7]:.3f} s" if theirs else ""),
+              file=sys.stderr, flush=True)
     return rows
 
 
@@ -93,11 +108,22 @@ def print_tables(speed: list, bots: list, args) -> None:
         print(f"\n(`cardrules bench … --seconds {args.seconds:g}` against `benchmarks/yardsticks/`, random bots, "
               f"one core, median of {args.rounds} alternate rounds)\n")
     if bots:
-        print("| bot | ruleset | players | bots | games | s a game | seat 0 win share |\n|---|---|---|---|---|---|---|")
-        for bot, name, n, names, games, seconds, share in bots:
-            lo, hi = share["ci95"]
-            print(f"| {bot} | {name} | {n} | {names} | {games} | {seconds:.3f} | "
-                  f"{100 * share['value']:.1f} % [{100 * lo:.1f}, {100 * hi:.1f}] |")
+        before = len(bots[0]) > 7
+        print("| bot | ruleset | players | bots | games | s a game | seat 0 win share |"
+              + (" before: s a game | win share | cost |" if before else "")
+              + "\n|---|---|---|---|---|---|---|" + ("---|---|---|" if before else ""))
+        for bot, name, n, names, games, seconds, share, *old in bots:
+            line = f"| {bot} | {name} | {n} | {names} | {games} | {seconds:.3f} | {percent(share)} |"
+            if old:
+                line += f" {old[0]:.3f} | {percent(old[1])} | {seconds / old[0]:.2f}× |"
+            print(line)
+        if before:
+            print(f"\n(before: the checkout at {args.against}, alternate runs, median of {args.rounds})")
+
+
+def percent(share: dict) -> str:
+    lo, hi = share["ci95"]
+    return f"{100 * share['value']:.1f} % [{100 * lo:.1f}, {100 * hi:.1f}]"
 
 
 def main() -> None:
@@ -106,10 +132,15 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=2, help="alternate rounds per row (default 2)")
     ap.add_argument("--only", action="append", metavar="RULESET[:N]", help="only these rows; repeatable")
     ap.add_argument("--no-bots", action="store_true", help="leave out the bots' seconds per game")
+    ap.add_argument("--no-speed", action="store_true", help="leave out random self-play (the bots only)")
     ap.add_argument("--bot-games", type=float, default=1.0, metavar="SCALE",
                     help="scale the bots' games (default 1: greedy 200, automa 60, memory 10)")
+    ap.add_argument("--against", metavar="DIR", help="another checkout (e.g. a clone of an older commit): "
+                    "the bots' cost there too, side by side, and the ratio")
     args = ap.parse_args()
-    speed = speed_rows(args)
+    if args.against and not os.path.isfile(os.path.join(args.against, "cli.py")):
+        ap.error(f"--against {args.against}: no cli.py there (give the top folder of a checkout)")
+    speed = [] if args.no_speed else speed_rows(args)
     bots = [] if args.no_bots else bot_rows(args)
     print_tables(speed, bots, args)
 

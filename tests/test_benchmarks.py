@@ -32,3 +32,15 @@ def test_the_jobs_benchmark_checks_that_both_runs_give_the_same_numbers():
 def test_the_memory_benchmark_reports_the_peak_of_the_command_and_its_workers():
     out = script("benchmarks/memory.py", "--games", 60, "--players", 2, "--jobs", 2)
     assert "60 games in" in out and "peak memory" in out and "the largest worker" in out
+
+
+def test_the_bots_table_puts_each_bot_beside_the_same_bot_of_another_checkout():
+    # the checkout itself as the other one: the same games, so the same win shares
+    out = script("benchmarks/speed.py", "--no-speed", "--bot-games", 0.01, "--rounds", 1, "--against", ROOT)
+    rows = [line.split("|")[1:-1] for line in out.splitlines() if line.startswith("| greedy")
+            or line.startswith("| automa") or line.startswith("| memory")]
+    assert [r[0].strip() for r in rows] == ["greedy", "automa", "memory"]
+    for r in rows:
+        now, before, cost = float(r[5]), float(r[7]), float(r[9].strip().rstrip("×"))
+        assert r[6] == r[8]                               # the same seeds: the same win share
+        assert abs(now / before - cost) < 0.01 + 0.01 * cost
