@@ -143,3 +143,9 @@ def test_the_end_check_is_left_out_after_a_step_that_cannot_change_it(make):
         assert not st.over
         do(p, st, "ok")
     assert st.over and st.turn == 3         # the third chip on pile a ends the game in turn 3
+
+
+def test_a_value_choice_keeps_the_order_of_its_list_over_a_family_in_another_order(make):
+    p = make(GRID.replace("from: spots\n", "from: '[4, 3, 2, 1]'\n"))
+    st = p.new_state(0)
+    assert texts(p, st) == ["spot: 3", "spot: 1"]

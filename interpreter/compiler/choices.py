@@ -31,10 +31,17 @@ class Choices:
             zones = self.indexed_zones(s, values)     # the zone each value picks, worked out once too
             names = [gen.fresh("z") for _ in zones]
             env = {**_TOP, s.slot: v, **{("zone", d, s.slot): n for d, n in zip(zones, names)}}
-            cond = gen.x(s.where, env) if s.where is not None else None
             rows = tuple((x, (x,), *(zones[d][x] for d in zones)) for x in values)
             t = gen.fresh("t")
-            body = f"[{t} for {', '.join([v, t, *names])} in {gen.k(rows)}" + (f" if {cond}]" if cond else "]")
+            head = f"{', '.join([v, t, *names])} in {gen.k(rows)}"
+            only = next(iter(zones)) if len(zones) == 1 else None
+            run = _contiguous([zones[only][x] for x in values]) if only is not None else None
+            if run is not None:         # the zones themselves, side by side with the values: no lookup
+                zl = gen.fresh("zl")
+                env["zone list", only, s.slot] = zl
+                head = f"({', '.join([v, t, *names])}), {zl} in {gen.k(zip)}({gen.k(rows)}, Z[{run[0]}:{run[1]}])"
+            cond = gen.x(s.where, env) if s.where is not None else None
+            body = f"[{t} for {head}" + (f" if {cond}]" if cond else "]")
         else:
             where[3] = s.values.pos
             lines.append(f"    _vals = list({gen.k(_DISTINCT)}({gen.x(s.values, _TOP)}))   # a repeated value is one move")
@@ -107,6 +114,13 @@ class Choices:
                 lines.append(f"    _out.extend({self.gen.k(spec)}.payloads(st))")     # (i, cards) moves
         return self.gen.define("def _moves(st):\n    _out = []\n" + "\n".join(lines) + "\n    return _out\n",
                                "_moves", {})
+
+
+def _contiguous(picks: list):
+    """(first, end) when the zone indexes follow each other in order, else None."""
+    if picks and picks == list(range(picks[0], picks[0] + len(picks))):
+        return picks[0], picks[0] + len(picks)
+    return None
 
 
 def _hashable(values: list) -> bool:

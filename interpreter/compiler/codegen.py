@@ -177,6 +177,8 @@ class CodeGen:
         return self.k(SeatTable(picks, pos, self.layout.players))
 
     def g_ZoneRef(self, e, env):
+        if isinstance(e.index, ir.Local) and ("zone list", e.decl.name, e.index.slot) in env:
+            return env["zone list", e.decl.name, e.index.slot]     # the loop's own name for it (choices.py)
         return f"Z[{self.zone_src(e, env)}]"
 
     def g_Func(self, e, env):
