@@ -51,6 +51,11 @@ WHERE = """
             - let n_piles = sum(count(pile[s] where rank % 2 == 0) for s in spots)
             - let n_back = sum(count(pile[s] where rank % 2 == 0) for s in [3, 1, 3])
             - let n_nested = count(hand(0) where count(table where colour == wanted) == 0 and rank == 4)
+            - let some_even = sum(count(pile[s] where kind == 'c' and rank % 2 == 0) for s in spots) > 0
+            - let no_even = 0 == sum(count(pile[s] where kind == 'c' and rank % 2 == 0) for s in spots)
+            - let no_five = sum(count(pile[s] where kind == 'c' and rank == 5) for s in spots) < 1
+            - let some_card = sum(count(pile[s]) for s in spots) >= 1
+            - let some_odd = sum(count(pile[s] where rank % 2 == 1) for s in spots) != 0
             - {choose: go, options: {ok: {}}}
     end: {when: "turn >= 1"}
     score: 0
@@ -161,3 +166,30 @@ def test_a_filter_inside_a_where_tests_its_own_cards(make):
     hand = cards_of(p, st, "hand(0)")
     assert not table_blue
     assert local(p, st, "n_nested") == sum(1 for a in hand if a["rank"] == 4) == 2
+
+
+def test_whether_a_count_over_known_zones_is_zero_gives_what_the_count_gives(make):
+    p = make(WHERE)
+    st = p.new_state(0)
+    assert [local(p, st, n) for n in ("some_even", "no_even", "no_five", "some_card", "some_odd")] == \
+        [True, False, True, True, True]
+    assert "any(map(" in p.source           # stops at the first card that counts
+    p = make(edit(WHERE, """      - for: s in spots
+        do: ["move top of deck to pile[s]"]
+""", ""))
+    st = p.new_state(0)
+    assert [local(p, st, n) for n in ("some_even", "no_even", "no_five", "some_card", "some_odd")] == \
+        [False, True, True, False, False]
+
+
+def test_whether_a_count_is_zero_still_tests_every_card_where_a_test_may_fail(make):
+    # the piles hold joker, joker, green:4, green:3: rank % 2 fails for a joker, so the count
+    # does not stop at green:4 (pile 3, first in the list) but meets the jokers, as before
+    text = edit(WHERE, "      - move top 2 of deck to table\n", "")
+    text = edit(text, "      - move top 6 of deck to hand(0)\n", "")
+    text = edit(text, "let n_piles = sum(count(pile[s] where rank % 2 == 0) for s in spots)",
+                "let n_piles = sum(count(pile[s] where rank % 2 == 0) for s in [3, 4, 1]) != 0")
+    p = make(text)
+    with pytest.raises(RuleRuntimeError, match="failed in turn 1") as exc:
+        p.new_state(0)
+    assert exc.value.pos.line == text.count("\n", 0, text.index("let n_piles")) + 1

@@ -10,6 +10,7 @@ few harmless built-ins only.
 from __future__ import annotations
 
 import builtins
+import itertools
 
 from ..errors import RuleRuntimeError
 from ..frontend import ir
@@ -242,6 +243,26 @@ class CodeGen:
         test = self.x(keep, kenv)
         return f"len([{c} {head} {percard.loop_src(c, src, test, hoist, self.fresh('z'))}])"
 
+    def any_card(self, count, env):
+        """`any(...)` for whether a count over known zones of a family (sum(count(zone[v] where
+        TEST) for v in LIST)) has a card, when TEST is a table lookup (so it cannot fail, and
+        stopping at the first card changes nothing); else None."""
+        g = count.args[0]
+        if count.name != "sum" or not isinstance(g, ir.Gen) or g.cond is not None or \
+                not (isinstance(g.expr, ir.Func) and g.expr.name in ("count", "size")):
+            return None
+        arg = g.expr.args[0]
+        cards, keep = (arg.cards, arg.cond) if isinstance(arg, ir.Filter) else (arg, None)
+        zones = self.zones_of(g, cards, keep)
+        if zones is None:
+            return None
+        if keep is None:
+            return f"any(map(len, {zones}))"
+        table = self.type_table(keep) if percard.type_only(keep) else None
+        if table is None:
+            return None
+        return f"any(map({self.k(table)}.__getitem__, {self.k(_FLAT)}({zones})))"
+
     def zones_of(self, g: ir.Gen, cards, keep):
         """Source for the zones `cards` names for each value of a constant list (a slice of Z, or
         their indices), when neither the zones' owner nor the test reads the value; else None."""
@@ -396,6 +417,10 @@ class CodeGen:
         return "(" + " ".join(parts) + ")"
 
     def g_Cmp(self, e, env):
+        asks = percard.emptiness(self, e)
+        src = self.any_card(asks[0], env) if asks is not None else None
+        if src is not None:         # stops at the first card that counts
+            return src if asks[1] else f"(not {src})"
         return f"({self.x(e.left, env)} {e.op} {self.x(e.right, env)})"
 
     def g_InOp(self, e, env):
@@ -432,6 +457,7 @@ class CodeGen:
         return "[" + ", ".join(self.x(i, env) for i in e.items) + "]"
 
 
+_FLAT = itertools.chain.from_iterable      # the cards of several zones as one run, for any()
 _GROUP = {"+": "+", "-": "+", "*": "*"}       # operators of one precedence chain without brackets
 
 

@@ -11,7 +11,7 @@ old code would not meet):
 from __future__ import annotations
 
 from ..frontend import ir
-from .fold import NO, children, subst
+from .fold import NO, PURE, children, subst
 
 # what a table may hold: values nothing can change in place (the table's cells are shared)
 _SCALARS = (bool, int, str, type(None))
@@ -161,3 +161,33 @@ def _seat_safe(gen, owner, env: dict, outer: dict) -> bool:
         return _seat_safe(gen, owner.args[0], env, outer)
     how, _ = gen.seat_of(owner, env)
     return how == "const"
+
+
+# count(...) OP k that only asks whether there is a card: (op, k) -> True for "some", False for "none"
+_SOME = {("==", 0): False, ("!=", 0): True, (">", 0): True, ("<=", 0): False, (">=", 1): True, ("<", 1): False}
+_FLIP = {"==": "==", "!=": "!=", "<": ">", ">": "<", "<=": ">=", ">=": "<="}
+
+
+def emptiness(gen, e: ir.Cmp):
+    """(the count, True if e asks whether there is some card, False if none) for a comparison of a
+    count of cards with 0 or 1 that only asks that (`count(...) == 0`, `count(...) > 0`); else None."""
+    count, other, op = _body(e.left), e.right, e.op
+    if not _is_count(count):
+        count, other, op = _body(e.right), e.left, _FLIP[e.op]
+    if not _is_count(count):
+        return None
+    k = gen.fold.try_const(other)
+    if type(k) is not int or (op, k) not in _SOME:
+        return None
+    return count, _SOME[(op, k)]
+
+
+def _body(e, depth: int = 0):
+    """A function called with plain values, as its body with them written in (what it computes)."""
+    while isinstance(e, ir.UserCall) and depth < _DEPTH and all(isinstance(a, PURE) for a in e.args):
+        e, depth = subst(e.fn.body, dict(zip(e.fn.params, e.args))), depth + 1
+    return e
+
+
+def _is_count(e) -> bool:
+    return isinstance(e, ir.Func) and e.name in ("count", "size", "sum")
