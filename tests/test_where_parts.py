@@ -4,9 +4,16 @@ reads no card once per filter. Neither may change a value or an error: these tes
 against the cards themselves, on a small ruleset."""
 from __future__ import annotations
 
-import pytest
+import textwrap
 
-from interpreter.errors import RuleRuntimeError
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as s
+
+from interpreter.compiler import percard
+from interpreter.compiler.codegen import CodeGen
+from interpreter.compiler.game import load_game
+from interpreter.errors import RuleRuntimeError, RulesetError
 from language_helpers import edit, local, make, names, write  # noqa: F401
 
 # 12 coloured cards (red:1 .. green:4, bottom to top) and 2 jokers on top, which have no colour or rank
@@ -193,3 +200,102 @@ def test_whether_a_count_is_zero_still_tests_every_card_where_a_test_may_fail(ma
     with pytest.raises(RuleRuntimeError, match="failed in turn 1") as exc:
         p.new_state(0)
     assert exc.value.pos.line == text.count("\n", 0, text.index("let n_piles")) + 1
+
+
+# ---------------------------------------------------------------- against the plain code
+
+PLAIN_CASE = """
+    name: where_random
+    players: {min: 2, max: 2}
+    params:
+      colours: [red, blue, green]
+      spots: [1, 2, 3, 4]
+    cards:
+      c:
+        for: {colour: colours, rank: [1, 2, 3, 4]}
+        name: "{colour}:{rank}"
+        attrs: {tags: "[colour, 'any']"}
+        start: deck
+      joker: {count: 2, start: deck}
+    zones:
+      deck: {visible: nobody}
+      table: {}
+      hand: {owner: each}
+      pile: {per: spots}
+    vars:
+      zero: {initial: 0}
+      wanted: {initial: "'blue'"}
+    setup:
+      - shuffle deck
+      - move top of deck to table
+      - move top 5 of deck to hand(0)
+      - for: s in spots
+        do: ["move top of deck to pile[s]"]
+    turn:
+      steps:
+        - step: main
+          do:
+            - let n = count(hand(0) where COND)
+            - let some = count(hand(0) where COND) > 0
+            - let picked = hand(0) where COND
+            - let piles = sum(count(pile[s] where COND) for s in spots)
+            - let none = sum(count(pile[s] where COND) for s in [4, 1, 3]) == 0
+            - {choose: go, options: {ok: {}}}
+    end: {when: "turn >= 1"}
+    score: 0
+"""
+# sides of a comparison, by kind: the card's own, card-free ones (some may fail), constants
+NUMBERS = ["rank", "rank % 2", "rank + 1", "first(table).rank", "last(table).rank", "count(table)", "zero",
+           "10 / zero", "count(hand(1))", "0", "1", "3"]
+TEXTS = ["colour", "kind", "first(table).colour", "wanted", "'red'", "'blue'", "'c'", "'joker'"]
+
+
+@s.composite
+def condition(draw, depth: int = 0):
+    """A random `where` condition mixing the card's attributes, card-free parts and constants."""
+    if depth < 2 and draw(s.booleans()):
+        op = draw(s.sampled_from(["and", "or"]))
+        return f"({draw(condition(depth + 1))}) {op} ({draw(condition(depth + 1))})"
+    pick = draw(s.integers(0, 5))
+    if pick == 0:
+        return f"not ({draw(condition(depth + 1))})"
+    if pick == 1:
+        return f"{draw(s.sampled_from(TEXTS))} in tags"
+    if pick == 2:
+        return f"{draw(s.sampled_from(TEXTS))} {draw(s.sampled_from(['==', '!=']))} {draw(s.sampled_from(TEXTS))}"
+    side = s.sampled_from(NUMBERS)
+    return f"{draw(side)} {draw(s.sampled_from(['==', '!=', '<', '>=']))} {draw(side)}"
+
+
+def outcome(path: str, seed: int):
+    """The lets' values, or the error's text (position and message) if the rules fail."""
+    try:
+        game = load_game(path)
+    except RulesetError:
+        return None
+    p = game.program(2)
+    try:
+        st = p.new_state(seed)
+    except RuleRuntimeError as exc:
+        return str(exc)
+    return [local(p, st, name) for name in ("n", "some", "picked", "piles", "none")]
+
+
+def plain_code(monkeypatch) -> None:
+    """The code as it was before the rewrites: every part of a test worked out for every card."""
+    monkeypatch.setattr(percard, "rewrite", lambda gen, e, env: None)
+    monkeypatch.setattr(percard, "emptiness", lambda gen, e: None)
+    monkeypatch.setattr(CodeGen, "zones_of", lambda self, g, cards, keep: None)
+
+
+@settings(max_examples=40, deadline=None, database=None, derandomize=True,
+          suppress_health_check=list(HealthCheck))
+@given(cond=condition(), seed=s.integers(0, 3))
+def test_a_random_where_gives_the_values_and_errors_of_the_plain_code(tmp_path_factory, cond, seed):
+    path = tmp_path_factory.mktemp("where") / "rules.yaml"
+    path.write_text(textwrap.dedent(PLAIN_CASE).replace("COND", cond), encoding="utf-8")
+    fast = outcome(str(path), seed)
+    with pytest.MonkeyPatch.context() as mp:
+        plain_code(mp)
+        plain = outcome(str(path), seed)
+    assert fast == plain
