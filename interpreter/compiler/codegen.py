@@ -20,6 +20,7 @@ from ..runtime.helpers import Helpers, SeatTable, not_a_seat
 from . import percard
 from .fold import NO, PURE, Folder, Scratch, children, subexpressions, subst
 
+MAX_TABLE_TYPES = 10_000     # more card types than this: a part is worked out per card (compiling stays quick)
 # The only built-in names generated code can reach (no __import__, open, eval, getattr, ...).
 _BUILTINS = {name: getattr(builtins, name) for name in (
     "abs", "all", "any", "bool", "len", "list", "map", "max", "min", "range", "reversed", "sum", "tuple")}
@@ -102,7 +103,7 @@ class CodeGen:
         """The value of e (which reads the card's type and constants only) per card id, or None
         if it could not be worked out before the game for every type (then it is left to run)."""
         lay = self.layout
-        if not lay.card_type:
+        if not lay.card_type or len(lay.type_names) > MAX_TABLE_TYPES:
             return None
         reps = {}
         for c, t in enumerate(lay.card_type):
