@@ -38,9 +38,11 @@ WHERE = """
     vars:
       zero: {initial: 0}
       wanted: {initial: "'blue'"}
+      wanted_spots: {initial: "[1, 3]"}
     functions:
       lead: first(table).colour
       big(r): r >= 3
+      three(x): x == 3
     setup:
       - move top 2 of deck to table
       - move top 6 of deck to hand(0)
@@ -58,6 +60,8 @@ WHERE = """
             - let n_piles = sum(count(pile[s] where rank % 2 == 0) for s in spots)
             - let n_back = sum(count(pile[s] where rank % 2 == 0) for s in [3, 1, 3])
             - let n_nested = count(hand(0) where count(table where colour == wanted) == 0 and rank == 4)
+            - let n_param = count(hand(0) where kind == 'c' and three(rank + zero))
+            - let n_gen = count(hand(0) where any(s == 3 and rank == s for s in wanted_spots))
             - let some_even = sum(count(pile[s] where kind == 'c' and rank % 2 == 0) for s in spots) > 0
             - let no_even = 0 == sum(count(pile[s] where kind == 'c' and rank % 2 == 0) for s in spots)
             - let no_five = sum(count(pile[s] where kind == 'c' and rank == 5) for s in spots) < 1
@@ -174,6 +178,15 @@ def test_a_filter_inside_a_where_tests_its_own_cards(make):
     hand = cards_of(p, st, "hand(0)")
     assert not table_blue
     assert local(p, st, "n_nested") == sum(1 for a in hand if a["rank"] == 4) == 2
+
+
+def test_a_part_that_reads_a_name_bound_inside_the_test_stays_inside(make):
+    # x (a function's parameter) and s (a loop inside the test) read no card, but are bound per card
+    p = make(WHERE)
+    st = p.new_state(0)
+    hand = cards_of(p, st, "hand(0)")
+    assert local(p, st, "n_param") == sum(1 for a in hand if a["rank"] == 3) == 2
+    assert local(p, st, "n_gen") == sum(1 for a in hand if a["rank"] == 3) == 2
 
 
 def test_whether_a_count_over_known_zones_is_zero_gives_what_the_count_gives(make):
