@@ -10,6 +10,7 @@ few harmless built-ins only.
 from __future__ import annotations
 
 import builtins
+import itertools
 import re
 
 from ..errors import RuleRuntimeError
@@ -17,8 +18,10 @@ from ..frontend import ir
 from ..runtime import engine as E
 from ..runtime.decisions import show
 from ..runtime.helpers import Helpers, SeatTable, not_a_seat
-from .fold import NO, PURE, Folder, children, subst
+from . import percard
+from .fold import NO, PURE, Folder, Scratch, children, subexpressions, subst
 
+MAX_TABLE_TYPES = 10_000     # more card types than this: a part is worked out per card (compiling stays quick)
 # The only built-in names generated code can reach (no __import__, open, eval, getattr, ...).
 _BUILTINS = {name: getattr(builtins, name) for name in (
     "abs", "all", "any", "bool", "len", "list", "map", "max", "min", "range", "reversed", "sum", "tuple")}
@@ -35,6 +38,7 @@ class CodeGen:
         self.inline_depth = 0
         self.line_pos: dict = {}        # generated file name -> {line: position of its rule}
         self.fold = Folder(self, len(rules.slots))
+        self.tables: dict = {}          # values per card type -> the per-card table (shared)
 
     # ---- constants and names ----
     def k(self, value) -> str:
@@ -54,7 +58,8 @@ class CodeGen:
 
     def lam(self, e):
         """A function f(st, c) for an expression (decisions, scoring, bots)."""
-        return self.function_of(self.x(e, {"@card": "c"}), e.pos)
+        # called once per card: a part that depends on the card's type only is a table lookup
+        return self.function_of(self.x(e, percard.loop_env({}, "c", open_=False)[0]), e.pos)
 
     def seat_lam(self, e):
         """A function f(st, c) for a seat (who decides), checked to be one."""
@@ -89,7 +94,29 @@ class CodeGen:
     # ---- expressions ----
     def x(self, e, env: dict) -> str:
         """Python source for an expression; env maps generator slots and '@card' to Python names."""
+        if "@hoist" in env:         # inside a per-card condition
+            src = percard.rewrite(self, e, env)
+            if src is not None:
+                return src
         return getattr(self, "g_" + type(e).__name__)(e, env)
+
+    def type_table(self, e):
+        """The value of e (which reads the card's type and constants only) per card id, or None
+        if it could not be worked out before the game for every type (then it is left to run)."""
+        lay = self.layout
+        if not lay.card_type or len(lay.type_names) > MAX_TABLE_TYPES:
+            return None
+        reps = {}
+        for c, t in enumerate(lay.card_type):
+            reps.setdefault(t, c)
+        fn, st = self.fold.function(e), Scratch(self.fold.n_locals)
+        try:
+            values = tuple(fn(st, reps[t], st.zones, st.vars) for t in range(len(lay.type_names)))
+        except Exception:       # e.g. a type whose attribute is missing: the old code meets it at run time
+            return None
+        if values not in self.tables:
+            self.tables[values] = percard.table_of(list(values), lay.card_type)
+        return self.tables[values]
 
     def g_Lit(self, e, env):
         return self.k(e.value)
@@ -213,12 +240,55 @@ class CodeGen:
         times faster than a count per value (e.g. the cards left in a grid of zones)."""
         v, it, cond, inner = self.gen_parts(g, env)
         arg, c = g.expr.args[0], self.fresh("c")
-        if isinstance(arg, ir.Filter):
-            src, keep = self.x(arg.cards, inner), self.x(arg.cond, {**inner, "@card": c})
+        cards, keep = (arg.cards, arg.cond) if isinstance(arg, ir.Filter) else (arg, None)
+        zones = self.zones_of(g, cards, keep) if cond is None else None
+        if zones is not None:       # the zones are known before the game: no loop over the values
+            head, cenv = f"for {v} in {zones}", env
         else:
-            src, keep = self.x(arg, inner), None
-        return (f"len([{c} for {v} in {it}" + (f" if {cond}" if cond else "") + f" for {c} in {src}"
-                + (f" if {keep}])" if keep else "])"))
+            head, cenv = f"for {v} in {it}" + (f" if {cond}" if cond else ""), inner
+        src = v if zones is not None else self.x(cards, inner)
+        if keep is None:
+            return f"len([{c} {head} for {c} in {src}])"
+        kenv, hoist = percard.loop_env(cenv, c)
+        test = self.x(keep, kenv)
+        return f"len([{c} {head} {percard.loop_src(c, src, test, hoist, self.fresh('z'))}])"
+
+    def any_card(self, count, env):
+        """`any(...)` for whether a count over known zones of a family (sum(count(zone[v] where
+        TEST) for v in LIST)) has a card, when TEST is a table lookup (so it cannot fail, and
+        stopping at the first card changes nothing); else None."""
+        g = count.args[0]
+        if count.name != "sum" or not isinstance(g, ir.Gen) or g.cond is not None or \
+                not (isinstance(g.expr, ir.Func) and g.expr.name in ("count", "size")):
+            return None
+        arg = g.expr.args[0]
+        cards, keep = (arg.cards, arg.cond) if isinstance(arg, ir.Filter) else (arg, None)
+        zones = self.zones_of(g, cards, keep)
+        if zones is None:
+            return None
+        if keep is None:
+            return f"any(map(len, {zones}))"
+        table = self.type_table(keep) if percard.type_only(keep) else None
+        if table is None:
+            return None
+        return f"any(map({self.k(table)}.__getitem__, {self.k(_FLAT)}({zones})))"
+
+    def zones_of(self, g: ir.Gen, cards, keep):
+        """Source for the zones `cards` names for each value of a constant list (a slice of Z, or
+        their indices), when neither the zones' owner nor the test reads the value; else None."""
+        values = self.fold.try_const(g.iterable)
+        if not (isinstance(values, list) and isinstance(cards, ir.ZoneRef) and not cards.decl.per_player
+                and isinstance(cards.index, ir.Local) and cards.index.slot == g.slot):
+            return None
+        if keep is not None and any(isinstance(x, ir.Local) and x.slot == g.slot for x in subexpressions(keep)):
+            return None
+        fam, base = self.layout.family[cards.decl.name], self.layout.zone_base[cards.decl.name]
+        if not values or not all(type(x) in (int, str) and x in fam for x in values):
+            return None             # a value that is not an index fails as it runs, as before
+        picks = [base + fam[x] for x in values]
+        if picks == list(range(picks[0], picks[0] + len(picks))):
+            return f"Z[{picks[0]}:{picks[0] + len(picks)}]"
+        return f"map(Z.__getitem__, {self.k(tuple(picks))})"
 
     def gf_min(self, e, env, *args):
         return self.extreme_src("min", args, env)
@@ -359,6 +429,10 @@ class CodeGen:
         return "(" + " ".join(parts) + ")"
 
     def g_Cmp(self, e, env):
+        asks = percard.emptiness(self, e)
+        src = self.any_card(asks[0], env) if asks is not None else None
+        if src is not None:         # stops at the first card that counts
+            return src if asks[1] else f"(not {src})"
         return f"({self.x(e.left, env)} {e.op} {self.x(e.right, env)})"
 
     def g_InOp(self, e, env):
@@ -382,8 +456,9 @@ class CodeGen:
 
     def g_Filter(self, e, env):
         v = self.fresh("c")
-        cond = self.x(e.cond, {**env, "@card": v})
-        return f"[{v} for {v} in {self.x(e.cards, env)} if {cond}]"
+        inner, hoist = percard.loop_env(env, v)
+        cond = self.x(e.cond, inner)
+        return f"[{v} {percard.loop_src(v, self.x(e.cards, env), cond, hoist, self.fresh('z'))}]"
 
     def g_TopN(self, e, env):
         n = self.x(e.count, env) if e.count is not None else "1"
@@ -394,6 +469,7 @@ class CodeGen:
         return "[" + ", ".join(self.x(i, env) for i in e.items) + "]"
 
 
+_FLAT = itertools.chain.from_iterable      # the cards of several zones as one run, for any()
 _GROUP = {"+": "+", "-": "+", "*": "*"}       # operators of one precedence chain without brackets
 
 

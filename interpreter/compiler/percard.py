@@ -1,0 +1,193 @@
+"""Per-card conditions made cheap: what a `where` works out for every card, worked out less often.
+
+Two rewrites of a condition's parts, both exact (the same value for every card, no error that the
+old code would not meet):
+  - a part that depends on the card's type only (`kind == 'recyclable'`) becomes one lookup in a
+    table per card id, filled before the game from each type's attributes;
+  - a part that does not depend on the card at all (`first(turned).colour`) is worked out once per
+    filter, and only when there is a card to test; only parts that cannot fail are moved, so when
+    and how often they run makes no difference.
+"""
+from __future__ import annotations
+
+from ..frontend import ir
+from .fold import NO, PURE, children, subst
+
+# what a table may hold: values nothing can change in place (the table's cells are shared)
+_SCALARS = (bool, int, str, type(None))
+# parts worth moving out of the loop: a cheap leaf (a literal, `V[3]`, `Z[4]`) stays where it is
+_LEAVES = (ir.Lit, ir.Param, ir.Local, ir.Builtin, ir.Var, ir.ZoneRef)
+_DEPTH = 16
+
+
+class Hoist:
+    """The card-free parts of one filter's condition, each worked out once before its loop."""
+
+    def __init__(self, env: dict, open_: bool = True):
+        self.env = env          # the names in scope outside the filter's loop
+        self.open = open_       # False: tables only (a function called once per card has no loop)
+        self.parts: list = []   # (Python name, source), in the order they were found
+
+    def add(self, gen, src: str) -> str:
+        for name, known in self.parts:
+            if known == src:
+                return name
+        name = gen.fresh("x")
+        self.parts.append((name, src))
+        return name
+
+    def binds(self) -> str:
+        """` for _x1 in (SRC,)` per part: comprehension clauses that bind each part once."""
+        return "".join(f" for {name} in ({src},)" for name, src in self.parts)
+
+
+def loop_env(env: dict, card: str, open_: bool = True) -> tuple:
+    """(env inside a filter's loop over `card`, its Hoist): the env the condition is written in."""
+    hoist = Hoist(env, open_)
+    return {**env, "@card": card, "@hoist": hoist}, hoist
+
+
+def loop_src(card: str, cards: str, cond: str, hoist: Hoist, zone: str) -> str:
+    """`for c in CARDS if COND` as comprehension clauses; the hoisted parts bound once, after
+    CARDS and only if it holds a card (`zone` names it; len, not truth, so that what is not a
+    list of cards fails as before)."""
+    if not hoist.parts:
+        return f"for {card} in {cards} if {cond}"
+    return f"for {zone} in ({cards},) if len({zone}){hoist.binds()} for {card} in {zone} if {cond}"
+
+
+def rewrite(gen, e, env: dict):
+    """Source for e as a table lookup or a hoisted name, if one of the rewrites fits; else None."""
+    hoist = env.get("@hoist")
+    if hoist is None or isinstance(e, _LEAVES):
+        return None
+    if isinstance(e, ir.CardAttr):
+        return None
+    if type_only(e):
+        table = gen.type_table(e)
+        return f"{gen.k(table)}[{env['@card']}]" if table is not None else None
+    if hoist.open and cannot_fail(gen, e, env, hoist.env):
+        return hoist.add(gen, gen.x(e, hoist.env))
+    return None
+
+
+def type_only(e, depth: int = 0) -> bool:
+    """Whether e reads the card's attributes and constants only (never the state), so that its
+    value per card type can be worked out before the game; it must read the card at least once."""
+    return _type_only(e, depth) and _reads_card(e, depth)
+
+
+def _type_only(e, depth: int) -> bool:
+    if isinstance(e, (ir.Lit, ir.Param, ir.CardAttr)):
+        return True
+    if isinstance(e, ir.Builtin):
+        return e.name in ("players", "seats")
+    if depth > _DEPTH:
+        return False
+    if isinstance(e, ir.UserCall):
+        return all(_type_only(a, depth + 1) for a in e.args) and not _binds_card(e.fn.body) and \
+            _type_only(subst(e.fn.body, dict(zip(e.fn.params, e.args))), depth + 1)
+    if isinstance(e, (ir.Bin, ir.Cmp, ir.InOp, ir.Logic, ir.NotOp, ir.NegOp, ir.Cond, ir.ListLit, ir.Func)):
+        return all(_type_only(x, depth + 1) for x in children(e))
+    return False
+
+
+def _reads_card(e, depth: int) -> bool:
+    if isinstance(e, ir.CardAttr):
+        return True
+    if isinstance(e, ir.UserCall) and depth <= _DEPTH:
+        return any(_reads_card(a, depth + 1) for a in e.args)
+    return any(_reads_card(x, depth + 1) for x in children(e))
+
+
+def _binds_card(e) -> bool:
+    return isinstance(e, ir.Filter) or any(_binds_card(x) for x in children(e))
+
+
+def table_of(values_by_type: list, card_type: list):
+    """The per-card table of values per type, or None if a value could be changed in place."""
+    if not all(isinstance(v, _SCALARS) for v in values_by_type):
+        return None
+    return [values_by_type[t] for t in card_type]
+
+
+def cannot_fail(gen, e, env: dict, outer: dict) -> bool:
+    """Whether e reads no card, names nothing bound inside the loop, and cannot raise (whatever
+    the state), so that working it out once before the loop changes nothing."""
+    if isinstance(e, (ir.Lit, ir.Param, ir.Builtin)):
+        return not (isinstance(e, ir.Builtin) and e.name not in ("current", "me", "players", "seats", "turn"))
+    if isinstance(e, ir.Local):
+        return env.get(e.slot) == outer.get(e.slot)
+    if isinstance(e, ir.Var):
+        return not e.decl.per_player or _seat_safe(gen, e.owner, env, outer)
+    if isinstance(e, ir.ZoneRef):
+        return _zone_safe(gen, e, env, outer)
+    if isinstance(e, ir.Func) and e.name in ("first", "last", "count", "size"):
+        return isinstance(e.args[0], ir.ZoneRef) and _zone_safe(gen, e.args[0], env, outer)
+    if isinstance(e, ir.GetAttr):       # of first(zone) or last(zone): a card or nothing, never fails
+        return isinstance(e.obj, ir.Func) and e.obj.name in ("first", "last") and cannot_fail(gen, e.obj, env, outer)
+    if isinstance(e, (ir.Logic, ir.NotOp)) or isinstance(e, ir.Cmp) and e.op in ("==", "!="):
+        return all(cannot_fail(gen, x, env, outer) for x in children(e))
+    if isinstance(e, ir.Cmp):           # an order of two whole numbers: counts and constant numbers
+        return all(_whole(gen, x) and cannot_fail(gen, x, env, outer) for x in children(e))
+    if isinstance(e, ir.Cond):
+        return all(cannot_fail(gen, x, env, outer) for x in children(e))
+    return False
+
+
+def _whole(gen, e) -> bool:
+    """A count of a zone, or a constant whole number: never empty, never a text."""
+    if isinstance(e, ir.Func):
+        return e.name in ("count", "size")
+    value = gen.fold.try_const(e)
+    return type(value) is int
+
+
+def _zone_safe(gen, e: ir.ZoneRef, env: dict, outer: dict) -> bool:
+    """A zone picked by constants and seats that are always seats: its index cannot be missing."""
+    if e.index is not None and gen.fold.try_const(e.index) is NO:
+        return False
+    return not e.decl.per_player or _seat_safe(gen, e.owner, env, outer)
+
+
+def _seat_safe(gen, owner, env: dict, outer: dict) -> bool:
+    """A seat read without a lookup that could fail: me, current, a constant seat, a loop over
+    the seats bound outside the loop, or next/prev of one of these."""
+    if owner is None or isinstance(owner, ir.Builtin) and owner.name in ("current", "me"):
+        return True
+    if isinstance(owner, ir.Local):
+        return bool(env.get(("seat", owner.slot))) and env.get(owner.slot) == outer.get(owner.slot)
+    if isinstance(owner, ir.Func) and owner.name in ("next", "prev"):
+        return _seat_safe(gen, owner.args[0], env, outer)
+    how, _ = gen.seat_of(owner, env)
+    return how == "const"
+
+
+# count(...) OP k that only asks whether there is a card: (op, k) -> True for "some", False for "none"
+_SOME = {("==", 0): False, ("!=", 0): True, (">", 0): True, ("<=", 0): False, (">=", 1): True, ("<", 1): False}
+_FLIP = {"==": "==", "!=": "!=", "<": ">", ">": "<", "<=": ">=", ">=": "<="}
+
+
+def emptiness(gen, e: ir.Cmp):
+    """(the count, True if e asks whether there is some card, False if none) for a comparison of a
+    count of cards with 0 or 1 that only asks that (`count(...) == 0`, `count(...) > 0`); else None."""
+    count, other, op = _body(e.left), e.right, e.op
+    if not _is_count(count):
+        count, other, op = _body(e.right), e.left, _FLIP[e.op]
+    if not _is_count(count):
+        return None
+    k = gen.fold.try_const(other)
+    if type(k) is not int or (op, k) not in _SOME:
+        return None
+    return count, _SOME[(op, k)]
+
+
+def _body(e, depth: int = 0):
+    """A function called with plain values, as its body with them written in (what it computes)."""
+    while isinstance(e, ir.UserCall) and depth < _DEPTH and all(isinstance(a, PURE) for a in e.args):
+        e, depth = subst(e.fn.body, dict(zip(e.fn.params, e.args))), depth + 1
+    return e
+
+
+def _is_count(e) -> bool:
+    return isinstance(e, ir.Func) and e.name in ("count", "size", "sum")
