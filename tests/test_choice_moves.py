@@ -149,3 +149,15 @@ def test_a_value_choice_keeps_the_order_of_its_list_over_a_family_in_another_ord
     p = make(GRID.replace("from: spots\n", "from: '[4, 3, 2, 1]'\n"))
     st = p.new_state(0)
     assert texts(p, st) == ["spot: 3", "spot: 1"]
+
+
+def test_a_count_of_a_zone_compared_with_zero_is_true_or_false(make):
+    text = GRID.replace('        do: ["move top of stock to cell[s]"]\n',
+                        '        do: ["move top of stock to cell[s]"]\n'
+                        '      - let some = count(cell[1]) > 0\n'
+                        '      - let none = 0 == count(cell[2])\n'
+                        '      - let few = count(stock where n > 1) >= 1\n')
+    p = make(text)
+    st = p.new_state(0)
+    assert [local(p, st, k) for k in ("some", "none", "few")] == [True, True, True]
+    assert all(type(local(p, st, k)) is bool for k in ("some", "none", "few"))

@@ -433,6 +433,9 @@ class CodeGen:
         src = self.any_card(asks[0], env) if asks is not None else None
         if src is not None:         # stops at the first card that counts
             return src if asks[1] else f"(not {src})"
+        if asks is not None and asks[0].name in ("count", "size") and isinstance(asks[0].args[0], (ir.ZoneRef, ir.Filter)):
+            src = self.x(asks[0].args[0], env)      # a zone or a filtered one: always a list, so its truth is enough
+            return f"(not not {src})" if asks[1] else f"(not {src})"
         return f"({self.x(e.left, env)} {e.op} {self.x(e.right, env)})"
 
     def g_InOp(self, e, env):
