@@ -152,8 +152,13 @@ class StatementGen:
                 k = gen.fresh("k")
                 pre, post, n = [f"{k} = {n}"], [self.report(s, "top", k, m)], k
             take = f"{m} = E.take_top(st, {z}, {n}, {trig}, {src.bottom})"
-            return pre + [take] + post + self.count_move(s, m) + [f"if {m}:"] + indent(check(m)) + [
-                f"    E.place(st, {m}, {d}, {b})", "    " + log.format(z=z)]
+            take = [take]
+            if n == "1" and not src.bottom:     # the usual one card from the top: taken in place
+                zt = gen.fresh("z")
+                take = [f"{zt} = Z[{z}]", f"{m} = [{zt}.pop()] if {zt} else "
+                        + ("[]" if trig == "None" else take[0].split(" = ", 1)[1])]
+            return pre + take + post + self.count_move(s, m) + [f"if {m}:"] + indent(check(m)) + \
+                indent(place(m, d, b, gen.fresh("c"))) + ["    " + log.format(z=z)]
         # cards from several zones land group by group, in the order the events tell it
         # (under a pile, the last group goes first, so that the groups keep their order)
         groups = f"reversed(E.remove(st, {m}))" if b else f"E.remove(st, {m})"
@@ -178,6 +183,13 @@ class StatementGen:
     def report(self, s, kind: str, named: str, moved: str) -> str:
         """The line that tells the audit how many cards a move named and how many it moved."""
         return f"{self.audit}(st, {self.gen.k(s.pos)}, {kind!r}, {named}, len({moved}))"
+
+
+def place(cards: str, d: str, bottom: bool, c: str) -> list:
+    """Lines that put the list `cards` on top of zone d (or under it) and note where they are."""
+    if bottom:
+        return [f"E.place(st, {cards}, {d}, True)"]
+    return [f"Z[{d}].extend({cards})", f"for {c} in {cards}: L[{c}] = {d}"]
 
 
 def names_cards(cards) -> bool:
