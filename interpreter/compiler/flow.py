@@ -36,21 +36,36 @@ def has_decision(rules: ir.Ruleset, stmts) -> bool:
 
 def thread_jumps(merged: list) -> list:
     """Each op that ends by jumping to a short op ends with that op's lines instead (one level:
-    e.g. the test at the head of a loop), so a turn makes fewer calls; the ops stay as they were."""
+    e.g. the test at the head of a loop), so a turn makes fewer calls; the ops stay as they were.
+    A two-way jump (`return A if c else B`) takes A's lines in, or else B's."""
     out = list(merged)
     for i, lines in enumerate(merged):
         if not lines:
             continue
-        jump = _JUMP.fullmatch(lines[-1])
-        if jump is None:
+        short = lambda k: k != i and k < len(merged) and merged[k] and len(merged[k]) <= MAX_THREADED_LINES
+        last = lines[-1]
+        jump = _JUMP.fullmatch(last)
+        if jump is not None:
+            if short(int(jump.group(1))):
+                out[i] = lines[:-1] + merged[int(jump.group(1))]
             continue
-        target = int(jump.group(1))
-        if target != i and target < len(merged) and merged[target] and len(merged[target]) <= MAX_THREADED_LINES:
-            out[i] = lines[:-1] + merged[target]
+        fork = _FORK.fullmatch(last)
+        if fork is None:
+            continue
+        a, cond, b = int(fork.group(1)), fork.group(2), int(fork.group(3))
+        if short(a):
+            out[i] = lines[:-1] + [Line(f"if {cond}:", last.pos)] + _indented(merged[a]) + [Line(f"return {b}", last.pos)]
+        elif short(b):
+            out[i] = lines[:-1] + [Line(f"if not ({cond}):", last.pos)] + _indented(merged[b]) + [Line(f"return {a}", last.pos)]
     return out
 
 
+def _indented(lines: list) -> list:
+    return [Line("    " + line, line.pos) for line in lines]
+
+
 _JUMP = re.compile(r"return (\d+)")
+_FORK = re.compile(r"return (\d+) if (.+) else (\d+)")     # the last ' else ' is the jump's own
 MAX_THREADED_LINES = 8
 
 

@@ -82,17 +82,19 @@ def run(st: State, code: list, where=None, max_steps: int = MAX_OPS_PER_RUN, loo
     `where(exc, pc)` names the rule an error came from; `loops`, [(first pc, end pc, position)] of
     the while loops, names the loop that never asks anyone."""
     pc = st.pc
-    n = 0
     try:
-        while pc >= 0:
+        for _ in range(max_steps):      # a counted loop: cheaper than counting by hand
+            if pc < 0:
+                return
             pc = code[pc](st)
-            n += 1
-            if n > max_steps:
-                inner = [(end - start, pos) for start, end, pos in loops if start <= pc < end]
-                pos = min(inner, key=lambda x: x[0])[1] if inner else None
-                raise RuleRuntimeError(pos, f"the rules ran {max_steps:,} steps in turn {st.turn} without "
-                                       f"asking anyone for a decision: {'this' if pos else 'a'} loop never ends "
-                                       "(limit: --max-steps)")
+        if pc < 0:
+            return
+        pc = code[pc](st)               # one step more than the limit, then the error
+        inner = [(end - start, pos) for start, end, pos in loops if start <= pc < end]
+        pos = min(inner, key=lambda x: x[0])[1] if inner else None
+        raise RuleRuntimeError(pos, f"the rules ran {max_steps:,} steps in turn {st.turn} without "
+                               f"asking anyone for a decision: {'this' if pos else 'a'} loop never ends "
+                               "(limit: --max-steps)")
     except RuleRuntimeError as exc:
         if exc.pos is None and where is not None:
             pos = where(exc, pc)
