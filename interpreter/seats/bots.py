@@ -135,11 +135,12 @@ class AutomaBot(Bot):
         for i in candidates:
             now, trials = after[i]
             total = 0
+            played = [None]
             for trial, s in zip(trials, seeds):
                 try:
-                    rollout(program, trial, seat, st.turn, random.Random(s), self.depth)
+                    trial = rollout(program, trial, seat, st.turn, random.Random(s), self.depth, played)
                 except RuleRuntimeError:
-                    pass        # a copy the rules cannot play on (only without the seat's knowledge)
+                    trial = played[0]   # a copy the rules cannot play on (only without the seat's knowledge)
                 total += margin(program, trial, seat)
             key = (total / len(trials), now)
             if best_key is None or key > best_key:
@@ -406,43 +407,66 @@ def shows(program, before, after, seat: int, guessed: set) -> int:
     return sum(1 for c in set(sight(program, before, after, seat)) if c in guessed)
 
 
-def rollout(program, st, seat: int, turn: int, gen: random.Random, depth: int) -> None:
+def rollout(program, st, seat: int, turn: int, gen: random.Random, depth: int, played: list):
     """Play st on greedily (each decider's one-step best margin on this very copy) until `seat`
-    decides in a turn after `turn`, the game ends, or `depth` decisions were made."""
+    decides in a turn after `turn`, the game ends, or `depth` decisions were made; the state
+    reached is returned, and also left in played[0] should the rules fail on the way.
+
+    A step goes on from the one-step copy of the move chosen (the very state its move makes),
+    not by playing the move again."""
+    played[0] = st
     for _ in range(depth):
         if st.over or (st.decider == seat and st.turn > turn):
-            return
+            break
         moves = program.legal_moves(st)
         if not moves:
-            return
-        me = st.decider
+            break
         if len(moves) == 1:
-            move = moves[0]
-        else:
-            best = best_moves(program, st, moves, me)
-            move = best[gen.randrange(len(best))] if len(best) > 1 else best[0]
-        program.apply(st, move)
+            program.apply(st, moves[0])
+            continue
+        best, trials = best_trials(program, st, moves, st.decider)
+        st = trials[gen.randrange(len(best))] if len(best) > 1 else trials[0]
+        played[0] = st
+    return st
 
 
 def best_moves(program, st, moves: list, seat: int) -> list:
     """The moves whose one-step result has the best margin for seat (ties all kept, in order)."""
-    best, best_value = [], None
+    return best_trials(program, st, moves, seat)[0]
+
+
+def best_trials(program, st, moves: list, seat: int) -> tuple:
+    """best_moves, and beside them the copies of st they were played on."""
+    best, trials, best_value = [], [], None
     for move in moves:
         trial = st.clone()
         program.apply(trial, move)
         value = margin(program, trial, seat)
         if best_value is None or value > best_value:
-            best, best_value = [move], value
+            best, trials, best_value = [move], [trial], value
         elif value == best_value:
             best.append(move)
-    return best
+            trials.append(trial)
+    return best, trials
 
 
 def margin(program, st, seat: int):
     """The seat's evaluation minus the best of the other seats'."""
-    mine = program.evaluate(st, seat)
-    others = [program.evaluate(st, p) for p in range(program.players) if p != seat]
-    return mine - max(others) if others else mine
+    values = evaluations(program, st)
+    if len(values) == 1:
+        return values[0]
+    return values[seat] - max(values[:seat] + values[seat + 1:])
+
+
+def evaluations(program, st) -> list:
+    """Every seat's evaluation of st, worked out once per state and move (the look-ahead asks
+    for the margin of one copy several times, and for every seat's of the same copy)."""
+    cached = getattr(st, "evals", None)
+    if cached is not None and cached[0] == st.moves:
+        return cached[1]
+    values = program.evaluations(st)
+    st.evals = (st.moves, values)
+    return values
 
 
 def determinise(program, st, seat: int, gen: random.Random, view=None, known: set | None = None):
