@@ -22,6 +22,8 @@ ruleset's score or its `bots.eval` expression via program.evaluate).
 """
 from __future__ import annotations
 
+import functools
+import gc
 import random
 
 from ..runtime import rng
@@ -29,6 +31,22 @@ from ..runtime.engine import MOVE, State
 from ..errors import RuleRuntimeError
 from ..runtime.events import for_seat
 from .views import Observer
+
+
+def without_gc(choose):
+    """A bot's choose run with the cycle collector paused: a look-ahead makes thousands of state
+    copies, acyclic lists that reference counting frees, and each batch of them would otherwise
+    start a collection that walks every live object of the run (half a memory bot's time)."""
+    @functools.wraps(choose)
+    def paused(self, program, st, moves):
+        if not gc.isenabled():
+            return choose(self, program, st, moves)
+        gc.disable()
+        try:
+            return choose(self, program, st, moves)
+        finally:
+            gc.enable()
+    return paused
 
 
 class Bot:
@@ -87,6 +105,7 @@ class GreedyBot(Bot):
 
     name = "greedy"
 
+    @without_gc
     def choose(self, program, st, moves):
         if len(moves) == 1:
             return moves[0]
@@ -112,6 +131,7 @@ class AutomaBot(Bot):
     width = 6
     depth = 12
 
+    @without_gc
     def choose(self, program, st, moves):
         if len(moves) == 1:
             return moves[0]
@@ -193,6 +213,7 @@ class MemoryBot(Bot):
     # many of the unknown places hold a card that completes a pair), where a sample is a guess.
     all_gambles = 60
 
+    @without_gc
     def choose(self, program, st, moves):
         if len(moves) == 1:
             return moves[0]
@@ -510,25 +531,7 @@ def _deal_with_knowledge(program, copy, hidden: list, pool: list, view, gen: ran
     by_type: dict = {}
     for c in pool:                          # already shuffled: every type's list is in random order
         by_type.setdefault(ctype[c], []).append(c)
-    placed = {}
-    for z in hidden:
-        slots = view.zones[z]
-        zone = [None] * len(slots)
-        need = view.known_cards(z)
-        for i, t in enumerate(slots):
-            if t is not None and by_type.get(t):
-                zone[i] = by_type[t].pop()
-                need[t] -= 1
-                if known is not None:
-                    known.add(zone[i])
-        free = [i for i, c in enumerate(zone) if c is None]
-        gen.shuffle(free)
-        for t in sorted(need):
-            for _ in range(max(0, need[t])):
-                if not free or not by_type.get(t):
-                    break
-                zone[free.pop()] = by_type[t].pop()
-        placed[z] = zone
+    placed = {z: _deal_known(view, z, by_type, gen, known) for z in hidden}
     rest = sorted(c for cs in by_type.values() for c in cs)
     gen.shuffle(rest)
     kind_of = program.attr_tables["kind"]
@@ -537,23 +540,62 @@ def _deal_with_knowledge(program, copy, hidden: list, pool: list, view, gen: ran
         by_kind.setdefault(kind_of[c], []).append(c)
     free = [(z, i) for z in hidden for i, c in enumerate(placed[z]) if c is None]
     gen.shuffle(free)
-    free.sort(key=lambda slot: len(view.kinds[slot[0]]) if view.kinds else 0)   # the most constrained first
+    kinds = view.kinds
+    if kinds:
+        free.sort(key=lambda slot: len(kinds[slot[0]]))     # the most constrained first
+    _deal_free(free, placed, by_kind, kinds, gen)
+    if kinds:
+        _repair_kinds(program, placed, free, kinds)
+    zones, loc = copy.zones, copy.loc
+    for z in hidden:
+        zone = placed[z]
+        zones[z][:] = zone
+        for c in zone:
+            loc[c] = z
+
+
+def _deal_known(view, z: int, by_type: dict, gen: random.Random, known: set | None) -> list:
+    """Zone z dealt from the seat's knowledge: a card of the type it saw at each known position,
+    then the rest of the zone's K at random free positions (None: a position left to fill)."""
+    slots = view.zones[z]
+    zone = [None] * len(slots)
+    need = dict(view.known[z])
+    if need or slots.count(None) != len(slots):
+        for i, t in enumerate(slots):
+            if t is not None and by_type.get(t):
+                zone[i] = by_type[t].pop()
+                need[t] = need.get(t, 0) - 1
+                if known is not None:
+                    known.add(zone[i])
+    free = [i for i, c in enumerate(zone) if c is None]
+    gen.shuffle(free)
+    for t in sorted(need):
+        for _ in range(max(0, need[t])):
+            if not free or not by_type.get(t):
+                break
+            zone[free.pop()] = by_type[t].pop()
+    return zone
+
+
+def _deal_free(free: list, placed: dict, by_kind: dict, kinds, gen: random.Random) -> None:
+    """Each free place gets a card drawn evenly among the cards left of the kinds it may hold."""
+    order: dict = {}
     for z, i in free:
-        allowed = sorted(k for k in (view.kinds[z] if view.kinds else by_kind) if by_kind.get(k)) \
+        ks = order.get(z)
+        if ks is None:
+            ks = order[z] = sorted(kinds[z]) if kinds else None
+        allowed = [k for k in (ks if kinds else sorted(by_kind)) if by_kind.get(k)] \
             or sorted(k for k, cs in by_kind.items() if cs)    # no kind fits: any card (not in a sound view)
+        if len(allowed) == 1:
+            cards = by_kind[allowed[0]]
+            placed[z][i] = cards.pop(gen.randrange(len(cards)))
+            continue
         r = gen.randrange(sum(len(by_kind[k]) for k in allowed))  # each fitting card equally likely
         for k in allowed:
             if r < len(by_kind[k]):
                 placed[z][i] = by_kind[k].pop(r)
                 break
             r -= len(by_kind[k])
-    if view.kinds:
-        _repair_kinds(program, placed, free, view.kinds)
-    for z in hidden:
-        zone = placed[z]
-        copy.zones[z][:] = zone
-        for c in zone:
-            copy.loc[c] = z
 
 
 def _repair_kinds(program, placed: dict, filled: list, kinds: list) -> None:
