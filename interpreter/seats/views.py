@@ -78,6 +78,10 @@ class Observer:
         self.turn, self.current, self.over = 0, None, False
         self.vars: dict = _initial_vars(program)
         self.events = 0
+        # what view() froze, per zone (types, K, kinds), refrozen only for the zones changed since
+        self._changed: set = set(range(n))
+        self._frozen: list = [None] * n
+        self._vars_frozen = None
 
     # ---- feeding ----
     def observe(self, event: tuple) -> None:
@@ -86,6 +90,8 @@ class Observer:
         if kind == MOVE:
             _, src, dst, cards, mask = event[:5]
             bottom = len(event) > 5 and event[5]
+            self._changed.add(src)
+            self._changed.add(dst)
             was_empty = not self.slots[dst]
             seen = not isinstance(cards, int) and mask & self.bit
             d = cards if isinstance(cards, int) else len(cards)
@@ -106,12 +112,14 @@ class Observer:
                     self._learn(dst, next(iter(self.known[dst])))
         elif kind == SHUFFLE:
             slots = self.slots[event[1]]
+            self._changed.add(event[1])
             seen = len(event) > 3 and event[3] >> self.seat & 1 and event[2] is not None
             slots[:] = list(event[2]) if seen else [None] * len(slots)
         elif kind == TURN:
             self.current, self.turn = event[1], event[2]
         elif kind == SET:
             self.vars[(event[1], event[2])] = event[3]
+            self._vars_frozen = None
         elif kind == END:
             self.over = True
         elif kind != DECIDE:            # decisions show only in what they move
@@ -162,6 +170,7 @@ class Observer:
         for dst, d, departures in self.fill[z]:
             if self.departures[dst] == departures:
                 self.known[dst][t] += d
+                self._changed.add(dst)
         self.fill[z] = []
 
     def _enter(self, dst: int, entries: list, bottom: bool) -> None:
@@ -173,15 +182,18 @@ class Observer:
 
     # ---- reading ----
     def view(self) -> "View":
-        """What this seat knows now, frozen (card types only)."""
-        ct = self.card_type
-        return View(
-            seat=self.seat,
-            zones=tuple(tuple(None if c is None else ct[c] for c in slots) for slots in self.slots),
-            known=tuple(tuple(sorted(k.items())) for k in self.known),
-            turn=self.turn, current=self.current, over=self.over,
-            vars=tuple(sorted(self.vars.items(), key=_var_key)),
-            program=self.program, kinds=tuple(frozenset(k) for k in self.kinds))
+        """What this seat knows now, frozen (card types only); a zone no event touched since the
+        last view keeps what that view froze (a bot asks for a view at each of its decisions)."""
+        ct, frozen = self.card_type, self._frozen
+        for z in self._changed:
+            frozen[z] = (tuple(None if c is None else ct[c] for c in self.slots[z]),
+                         tuple(sorted(self.known[z].items())), frozenset(self.kinds[z]))
+        self._changed.clear()
+        if self._vars_frozen is None:
+            self._vars_frozen = tuple(sorted(self.vars.items(), key=_var_key))
+        zones, known, kinds = zip(*frozen) if frozen else ((), (), ())
+        return View(seat=self.seat, zones=zones, known=known, turn=self.turn, current=self.current,
+                    over=self.over, vars=self._vars_frozen, program=self.program, kinds=kinds)
 
 
 def view_of(program, log, seat: int) -> "View":
