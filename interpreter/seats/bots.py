@@ -506,7 +506,7 @@ def determinise(program, st, seat: int, gen: random.Random, view=None, known: se
     mask = 1 << seat
     hidden = [z for z, vis in enumerate(program.zone_vis) if not vis & mask and copy.zones[z]]
     pool = sorted(c for z in hidden for c in copy.zones[z])
-    gen.shuffle(pool)
+    shuffle(gen, pool)
     if view is not None and _knowledge_fits(view, copy, hidden):
         _deal_with_knowledge(program, copy, hidden, pool, view, gen, known)
         return copy
@@ -533,13 +533,13 @@ def _deal_with_knowledge(program, copy, hidden: list, pool: list, view, gen: ran
         by_type.setdefault(ctype[c], []).append(c)
     placed = {z: _deal_known(view, z, by_type, gen, known) for z in hidden}
     rest = sorted(c for cs in by_type.values() for c in cs)
-    gen.shuffle(rest)
+    shuffle(gen, rest)
     kind_of = program.attr_tables["kind"]
     by_kind: dict = {}
     for c in rest:
         by_kind.setdefault(kind_of[c], []).append(c)
     free = [(z, i) for z in hidden for i, c in enumerate(placed[z]) if c is None]
-    gen.shuffle(free)
+    shuffle(gen, free)
     kinds = view.kinds
     if kinds:
         free.sort(key=lambda slot: len(kinds[slot[0]]))     # the most constrained first
@@ -568,7 +568,7 @@ def _deal_known(view, z: int, by_type: dict, gen: random.Random, known: set | No
                 if known is not None:
                     known.add(zone[i])
     free = [i for i, c in enumerate(zone) if c is None]
-    gen.shuffle(free)
+    shuffle(gen, free)
     for t in sorted(need):
         for _ in range(max(0, need[t])):
             if not free or not by_type.get(t):
@@ -588,9 +588,9 @@ def _deal_free(free: list, placed: dict, by_kind: dict, kinds, gen: random.Rando
             or sorted(k for k, cs in by_kind.items() if cs)    # no kind fits: any card (not in a sound view)
         if len(allowed) == 1:
             cards = by_kind[allowed[0]]
-            placed[z][i] = cards.pop(gen.randrange(len(cards)))
+            placed[z][i] = cards.pop(below(gen, len(cards)))
             continue
-        r = gen.randrange(sum(len(by_kind[k]) for k in allowed))  # each fitting card equally likely
+        r = below(gen, sum(len(by_kind[k]) for k in allowed))  # each fitting card equally likely
         for k in allowed:
             if r < len(by_kind[k]):
                 placed[z][i] = by_kind[k].pop(r)
@@ -613,6 +613,53 @@ def _repair_kinds(program, placed: dict, filled: list, kinds: list) -> None:
             if kind_of[d] in kinds[z] and kind_of[c] in kinds[z2] and kind_of[d] != kind_of[c]:
                 placed[z][i], placed[z2][j] = d, c
                 break
+
+
+def _shuffle(gen: random.Random, x: list) -> None:
+    """gen.shuffle(x) with the generator's very draws, in one loop (a determinised copy shuffles
+    every hidden card a few times at each decision)."""
+    getrandbits = gen.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
+
+
+def _below(gen: random.Random, n: int) -> int:
+    """gen.randrange(n) with the generator's very draws."""
+    if n <= 0:
+        return gen.randrange(n)         # its error
+    k = n.bit_length()
+    r = gen.getrandbits(k)
+    while r >= n:
+        r = gen.getrandbits(k)
+    return r
+
+
+def _draws_match() -> bool:
+    """Whether _shuffle and _below draw as this Python's Random does (else the bots use Random's
+    own methods: the same seed must give the same games on every Python)."""
+    a, b = random.Random(7), random.Random(7)
+    for n in (1, 2, 3, 5, 17, 64, 100, 257):
+        x, y = list(range(n)), list(range(n))
+        a.shuffle(x)
+        _shuffle(b, y)
+        if x != y or a.randrange(n) != _below(b, n):
+            return False
+    return a.getrandbits(64) == b.getrandbits(64)
+
+
+if _draws_match():
+    shuffle, below = _shuffle, _below
+else:                                   # pragma: no cover - another Python's Random
+    def shuffle(gen, x):
+        gen.shuffle(x)
+
+    def below(gen, n):
+        return gen.randrange(n)
 
 
 BOTS = {cls.name: cls for cls in (RandomBot, GreedyBot, AutomaBot, MemoryBot)}

@@ -133,16 +133,25 @@ class Observer:
 
     def _seen(self, src: int, dst: int, cards, bottom: bool = False) -> None:
         """Cards whose faces this seat saw went src -> dst (onto the top)."""
-        types = [self.card_type[c] for c in cards]
+        card_type = self.card_type
         slots = self.slots[src]
-        where = {c: i for i, c in enumerate(slots)}
-        if None not in where and all(c in where for c in cards):   # a fully known zone: close up
-            gone = {where[c] for c in cards}
-            slots[:] = [c for i, c in enumerate(slots) if i not in gone]
+        gone = set(cards)
+        kept = None if None in slots else [c for c in slots if c not in gone]
+        if kept is not None and len(kept) == len(slots) - len(gone):    # a fully known zone: close up
+            slots[:] = kept
         else:                                       # from somewhere unknown: forget the positions
             slots[:] = [None] * max(0, len(slots) - len(cards))
-        _take(self.known[src], Counter(types))
-        self.known[dst].update(types)
+        types = [card_type[c] for c in cards]
+        left = self.known[src]
+        for t in types:                             # K(src) loses them (not below 0), then K(dst) gains them
+            n = left.get(t, 0) - 1
+            if n > 0:
+                left[t] = n
+            else:
+                left.pop(t, None)
+        got = self.known[dst]
+        for t in types:
+            got[t] += 1
         self._enter(dst, list(cards), bottom)
 
     def _unseen(self, src: int, dst: int, d: int, bottom: bool = False) -> None:
