@@ -280,7 +280,7 @@ class MemoryBot(Bot):
             return margin(program, st, seat)
         sure, gambles = [], []
         moves = program.legal_moves(st)
-        self.classify(program, st, seat, moves, guessed, hidden)
+        tried = self.classify(program, st, seat, moves, guessed, hidden)
         for move in moves:
             if self._left <= 0:
                 break
@@ -290,10 +290,13 @@ class MemoryBot(Bot):
                 continue
             if seen is not None and seen[1] and path and not seen[1] & path:
                 continue                    # shows only types unrelated to the way here
-            trial = self.played(program, st, move)
-            types = shown_types(program, st, trial, seat, hidden)
-            is_sure = not shows(program, st, trial, seat, guessed)
-            self._seen[move] = (is_sure, types)
+            trial = tried.pop(move, None)
+            if trial is None:
+                trial = self.played(program, st, move)
+                self._seen[move] = _shown(program, st, trial, seat, guessed, hidden)
+            else:                           # classify played it here just now: what it showed is known
+                self._left -= 1
+            is_sure, types = self._seen[move]
             (sure if is_sure else gambles).append((trial, types))
         best = None
         for trial, types in sure:
@@ -305,7 +308,7 @@ class MemoryBot(Bot):
             key = (st.pending.index, depth)
             gain = self._chance.get(key)
             if gain is None:                # what is left of the share buys a closer mean
-                picked = [g[0] if isinstance(g[0], State) else self.played(program, st, g)
+                picked = [g[0] if isinstance(g[0], State) else self.replayed(program, st, g, tried)
                           for g in self.pick(gambles, max(self.all_gambles, self._left))]
                 gain = sum(margin(program, g, seat) for g in picked) / len(picked) - margin(program, st, seat)
                 self._chance[key] = gain
@@ -313,21 +316,24 @@ class MemoryBot(Bot):
             best = chance if best is None or chance > best else best
         return margin(program, st, seat) if best is None else best
 
-    def classify(self, program, st, seat: int, moves: list, guessed: set, hidden: set) -> None:
+    def classify(self, program, st, seat: int, moves: list, guessed: set, hidden: set) -> dict:
         """The first time the look-ahead meets a decision, try each of its moves once to learn which
         are sure and what they show; later paths then skip, at no cost, the moves that show only
         types unrelated to their way (e.g. every second card but the partner of the first), where
-        the budget would otherwise run out on the first moves in order."""
+        the budget would otherwise run out on the first moves in order. Returns the copies played
+        ({move: copy}), for the caller to go on from instead of playing the moves again."""
         key = (st.pending.index, st.decider)
         if key in self._classified or len(moves) > self.all_gambles:
-            return
+            return {}
         self._classified.add(key)
+        tried = {}
         for move in moves:
             if move not in self._seen:
                 trial = st.clone()
                 program.apply(trial, move)
-                self._seen[move] = (not shows(program, st, trial, seat, guessed),
-                                    shown_types(program, st, trial, seat, hidden))
+                self._seen[move] = _shown(program, st, trial, seat, guessed, hidden)
+                tried[move] = trial
+        return tried
 
     def deny(self, program, st, world, seat: int, moves: list) -> list:
         """Among sure moves of equal worth, the ones that leave the next player least to gain
@@ -390,6 +396,14 @@ class MemoryBot(Bot):
             return items
         return [items[i] for i in sorted(self.rng.sample(range(len(items)), n))]
 
+    def replayed(self, program, st, move, tried: dict):
+        """played(), or the copy classify already played the move on (counted all the same)."""
+        trial = tried.pop(move, None)
+        if trial is None:
+            return self.played(program, st, move)
+        self._left -= 1
+        return trial
+
     def played(self, program, st, move):
         """A copy of st with move played (counted against the budget)."""
         trial = st.clone()
@@ -410,6 +424,13 @@ def sight(program, before, after, seat: int) -> list:
     bit, vis, loc = 1 << seat, program.zone_vis, before.loc
     return [c for e in after.log[len(before.log):] if e[0] == MOVE and e[4] & bit
             for c in e[3] if not vis[loc[c]] & bit]
+
+
+def _shown(program, before, after, seat: int, guessed: set, hidden: set) -> tuple:
+    """(whether the move was sure: it showed no guessed card, the types of `hidden` it showed)."""
+    seen = sight(program, before, after, seat)
+    ctype = program.card_type
+    return (not any(c in guessed for c in seen), frozenset(ctype[c] for c in seen if c in hidden))
 
 
 def shown_types(program, before, after, seat: int, hidden: set) -> frozenset:

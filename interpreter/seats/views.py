@@ -88,28 +88,7 @@ class Observer:
         """Take in one event (as the whole truth, or as events.for_seat gave it to this seat)."""
         kind = event[0]
         if kind == MOVE:
-            _, src, dst, cards, mask = event[:5]
-            bottom = len(event) > 5 and event[5]
-            self._changed.add(src)
-            self._changed.add(dst)
-            was_empty = not self.slots[dst]
-            seen = not isinstance(cards, int) and mask & self.bit
-            d = cards if isinstance(cards, int) else len(cards)
-            if not seen:
-                self.kinds[dst] |= self.kinds[src]
-                self._unseen(src, dst, d, bottom)
-            else:
-                self.kinds[dst].update(self.card_kind[c] for c in cards)
-                self._seen(src, dst, cards, bottom)
-            if not self.slots[src]:
-                self.kinds[src] = set()
-            self.departures[src] += 1
-            if self.fill[src] is not None:
-                self._left_alike(src, dst, cards if seen else None, d)
-            if self.alike[dst]:
-                self.fill[dst] = [] if was_empty else None
-                if was_empty and self.known[dst]:
-                    self._learn(dst, next(iter(self.known[dst])))
+            self._move(event)
         elif kind == SHUFFLE:
             slots = self.slots[event[1]]
             self._changed.add(event[1])
@@ -126,6 +105,34 @@ class Observer:
             raise ValueError(f"unknown event {event!r}")
         self.events += 1
 
+    def _move(self, event: tuple) -> None:
+        """Cards went from one zone to another (seen or not by this seat)."""
+        src, dst, cards, mask = event[1], event[2], event[3], event[4]
+        bottom = len(event) > 5 and event[5]
+        self._changed.add(src)
+        self._changed.add(dst)
+        slots, kinds = self.slots, self.kinds
+        was_empty = not slots[dst]
+        seen = not isinstance(cards, int) and mask & self.bit
+        if not seen:
+            d = cards if isinstance(cards, int) else len(cards)
+            kinds[dst] |= kinds[src]
+            self._unseen(src, dst, d, bottom)
+        else:
+            d = len(cards)
+            card_kind = self.card_kind
+            kinds[dst].update([card_kind[c] for c in cards])
+            self._seen(src, dst, cards, bottom)
+        if not slots[src]:
+            kinds[src] = set()
+        self.departures[src] += 1
+        if self.fill[src] is not None:
+            self._left_alike(src, dst, cards if seen else None, d)
+        if self.alike[dst]:
+            self.fill[dst] = [] if was_empty else None
+            if was_empty and self.known[dst]:
+                self._learn(dst, next(iter(self.known[dst])))
+
     def observe_all(self, events) -> "Observer":
         for event in events:
             self.observe(event)
@@ -135,12 +142,17 @@ class Observer:
         """Cards whose faces this seat saw went src -> dst (onto the top)."""
         card_type = self.card_type
         slots = self.slots[src]
-        gone = set(cards)
-        kept = None if None in slots else [c for c in slots if c not in gone]
-        if kept is not None and len(kept) == len(slots) - len(gone):    # a fully known zone: close up
-            slots[:] = kept
-        else:                                       # from somewhere unknown: forget the positions
-            slots[:] = [None] * max(0, len(slots) - len(cards))
+        if len(cards) == 1 and slots and slots[-1] == cards[0]:    # the top card of a known top
+            slots.pop()
+            if None in slots:
+                slots[:] = [None] * len(slots)
+        else:
+            gone = set(cards)
+            kept = None if None in slots else [c for c in slots if c not in gone]
+            if kept is not None and len(kept) == len(slots) - len(gone):    # a fully known zone: close up
+                slots[:] = kept
+            else:                                       # from somewhere unknown: forget the positions
+                slots[:] = [None] * max(0, len(slots) - len(cards))
         types = [card_type[c] for c in cards]
         left = self.known[src]
         for t in types:                             # K(src) loses them (not below 0), then K(dst) gains them
@@ -152,7 +164,10 @@ class Observer:
         got = self.known[dst]
         for t in types:
             got[t] += 1
-        self._enter(dst, list(cards), bottom)
+        if bottom:                                  # cards enter on top, or under the others
+            self.slots[dst][0:0] = cards
+        else:
+            self.slots[dst].extend(cards)
 
     def _unseen(self, src: int, dst: int, d: int, bottom: bool = False) -> None:
         """d cards this seat did not see went src -> dst."""
