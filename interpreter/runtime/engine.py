@@ -56,7 +56,9 @@ class State:
                  "moves", "ending", "extra", "over", "rng", "log", "chance", "script", "evals")
     UNCOMPARED = ("log", "chance", "script", "evals")
 
-    def clone(self) -> "State":
+    def clone(self, log: bool = True) -> "State":
+        """A copy to play on; without `log` it keeps no event log, chance record or script
+        (a bot's determinised copy, which must not copy a whole game's log to drop it)."""
         s = State.__new__(State)
         s.zones = list(map(list.copy, self.zones))   # faster than a comprehension
         s.vars = self.vars[:]
@@ -65,9 +67,12 @@ class State:
         s.pc, s.current, s.me, s.decider = self.pc, self.current, self.me, self.decider
         s.pending, s.turn, s.moves = self.pending, self.turn, self.moves
         s.ending, s.extra, s.over, s.rng = self.ending, self.extra, self.over, self.rng
-        s.log = None if self.log is None else self.log[:]
-        s.chance = None if self.chance is None else self.chance[:]
-        s.script = None if self.script is None else self.script[:]
+        if log:
+            s.log = None if self.log is None else self.log[:]
+            s.chance = None if self.chance is None else self.chance[:]
+            s.script = None if self.script is None else self.script[:]
+        else:
+            s.log = s.chance = s.script = None
         s.evals = None
         return s
 

@@ -521,8 +521,7 @@ def determinise(program, st, seat: int, gen: random.Random, view=None, known: se
     free positions of the zone; the remaining hidden cards fill the remaining places at random.
     Cards of one type are interchangeable, so which id of a type goes where is immaterial.
     `known`, a set, receives the cards dealt to positions the seat knows."""
-    copy = st.clone()
-    copy.log = copy.chance = copy.script = None
+    copy = st.clone(log=False)
     copy.rng = rng.seed_state(gen.getrandbits(62))
     mask = 1 << seat
     hidden = [z for z, vis in enumerate(program.zone_vis) if not vis & mask and copy.zones[z]]
@@ -600,23 +599,28 @@ def _deal_known(view, z: int, by_type: dict, gen: random.Random, known: set | No
 
 def _deal_free(free: list, placed: dict, by_kind: dict, kinds, gen: random.Random) -> None:
     """Each free place gets a card drawn evenly among the cards left of the kinds it may hold."""
-    order: dict = {}
+    fits: dict = {}                 # per zone: (kinds run out so far, the kinds left it may hold)
+    gone = 0                        # kinds run out so far: only then may a zone's kinds change
     for z, i in free:
-        ks = order.get(z)
-        if ks is None:
-            ks = order[z] = sorted(kinds[z]) if kinds else None
-        allowed = [k for k in (ks if kinds else sorted(by_kind)) if by_kind.get(k)] \
-            or sorted(k for k, cs in by_kind.items() if cs)    # no kind fits: any card (not in a sound view)
+        allowed = fits.get(z)
+        if allowed is None or allowed[0] != gone:
+            ks = sorted(kinds[z]) if kinds else sorted(by_kind)
+            allowed = fits[z] = (gone, [k for k in ks if by_kind.get(k)]
+                                 or sorted(k for k, cs in by_kind.items() if cs))   # no kind fits: any card
+        allowed = allowed[1]
         if len(allowed) == 1:
             cards = by_kind[allowed[0]]
             placed[z][i] = cards.pop(below(gen, len(cards)))
+            gone += not cards
             continue
         r = below(gen, sum(len(by_kind[k]) for k in allowed))  # each fitting card equally likely
         for k in allowed:
-            if r < len(by_kind[k]):
-                placed[z][i] = by_kind[k].pop(r)
+            cards = by_kind[k]
+            if r < len(cards):
+                placed[z][i] = cards.pop(r)
+                gone += not cards
                 break
-            r -= len(by_kind[k])
+            r -= len(cards)
 
 
 def _repair_kinds(program, placed: dict, filled: list, kinds: list) -> None:
