@@ -561,7 +561,7 @@ def _deal_with_knowledge(program, copy, hidden: list, pool: list, view, gen: ran
     free = [(z, i) for z in hidden for i, c in enumerate(placed[z]) if c is None]
     shuffle(gen, free)
     kinds = view.kinds
-    if kinds:
+    if kinds and len({len(kinds[z]) for z in hidden}) > 1:
         free.sort(key=lambda slot: len(kinds[slot[0]]))     # the most constrained first
     _deal_free(free, placed, by_kind, kinds, gen)
     if kinds:
