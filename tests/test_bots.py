@@ -165,3 +165,41 @@ def test_soak_automa_beats_greedy():
     assert (a[0] + b[1]) / 2 > 0.6, (a, b)
     c = head_to_head(["automa", "greedy", "greedy", "greedy"], 100, seed=2)
     assert c[0] > 0.35, c
+
+
+def test_every_seats_evaluation_in_one_call_is_each_seats_own():
+    """program.evaluations(st) gives, in seat order, what program.evaluate(st, seat) gives."""
+    for prog, st in seeded_states(4, 3, log=False):
+        assert prog.evaluations(st) == [prog.evaluate(st, p) for p in range(prog.players)]
+
+
+def test_a_margin_is_worked_out_anew_after_a_move():
+    """The evaluations a bot caches on a copy hold only until a move is applied to it."""
+    from interpreter.seats.bots import margin
+    for prog, st in seeded_states(2, 4, log=False, span=(10, 60)):
+        trial = st.clone()
+        margin(prog, trial, 0)
+        prog.apply(trial, prog.legal_moves(trial)[0])
+        fresh = trial.clone()
+        assert margin(prog, trial, 0) == margin(prog, fresh, 0) \
+            == prog.evaluate(fresh, 0) - prog.evaluate(fresh, 1)
+
+
+def test_the_bots_shuffle_and_draw_as_the_generator_does():
+    """determinise's shuffle and draws take the generator's very draws (same seed, same copies)."""
+    from interpreter.seats.bots import below, shuffle
+    a, b = random.Random(11), random.Random(11)
+    for n in range(0, 300, 7):
+        x, y = list(range(n)), list(range(n))
+        a.shuffle(x)
+        shuffle(b, y)
+        assert x == y
+        if n:
+            assert a.randrange(n) == below(b, n)
+    assert a.random() == b.random()
+
+
+def test_a_copy_without_its_log_keeps_the_game_and_drops_the_log():
+    for prog, st in seeded_states(3, 2, log=True):
+        copy = st.clone(log=False)
+        assert copy == st and copy.log is None and copy.chance is None and copy.script is None

@@ -357,3 +357,23 @@ def test_which_copy_of_a_type_left_a_partly_known_zone_tells_nothing():
     assert views[0] == views[1]
     assert views[0].known_positions(hand) == {}
     assert named(prog, views[0].known_cards(hand)) == {"glass:1": 1}
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_view_asked_for_between_events_is_the_view_of_the_whole_log(players):
+    """An Observer fed the log piece by piece, asked for a view after each piece, gives the view a
+    new Observer gives from the whole log so far (view() refreezes only the zones events touched)."""
+    prog = program(players)
+    for seed in range(3):
+        st, _ = play_random(prog, seed)
+        for seat in range(players):
+            fed = Observer(prog, seat)
+            rnd = random.Random(seed)
+            i = 0
+            while i < len(st.log):
+                j = i + rnd.randrange(1, 12)
+                fed.observe_all(st.log[i:j])
+                i = min(j, len(st.log))
+                want = view_of(prog, st.log[:i], seat)
+                got = fed.view()
+                assert got == want and got.kinds == want.kinds, f"seed {seed}, seat {seat}, after {i} events"

@@ -46,12 +46,19 @@ MOVE, SHUFFLE, TURN, DECIDE, SET, END = "move", "shuffle", "turn", "decide", "se
 
 
 class State:
-    """Everything that changes during a game; clone() copies only the mutable lists."""
+    """Everything that changes during a game; clone() copies only the mutable lists.
+
+    `evals` is a bot's cache of every seat's evaluation, (moves, values): valid while `moves` is
+    unchanged, as every move applied bumps it; a clone starts without it (a determinised copy is
+    redealt after cloning). It is no part of the game: equality and records ignore it."""
 
     __slots__ = ("zones", "vars", "loc", "pc", "stack", "current", "me", "decider", "pending", "turn",
-                 "moves", "ending", "extra", "over", "rng", "log", "chance", "script")
+                 "moves", "ending", "extra", "over", "rng", "log", "chance", "script", "evals")
+    UNCOMPARED = ("log", "chance", "script", "evals")
 
-    def clone(self) -> "State":
+    def clone(self, log: bool = True) -> "State":
+        """A copy to play on; without `log` it keeps no event log, chance record or script
+        (a bot's determinised copy, which must not copy a whole game's log to drop it)."""
         s = State.__new__(State)
         s.zones = list(map(list.copy, self.zones))   # faster than a comprehension
         s.vars = self.vars[:]
@@ -60,14 +67,18 @@ class State:
         s.pc, s.current, s.me, s.decider = self.pc, self.current, self.me, self.decider
         s.pending, s.turn, s.moves = self.pending, self.turn, self.moves
         s.ending, s.extra, s.over, s.rng = self.ending, self.extra, self.over, self.rng
-        s.log = None if self.log is None else self.log[:]
-        s.chance = None if self.chance is None else self.chance[:]
-        s.script = None if self.script is None else self.script[:]
+        if log:
+            s.log = None if self.log is None else self.log[:]
+            s.chance = None if self.chance is None else self.chance[:]
+            s.script = None if self.script is None else self.script[:]
+        else:
+            s.log = s.chance = s.script = None
+        s.evals = None
         return s
 
     def __eq__(self, other) -> bool:
         return isinstance(other, State) and all(
-            getattr(self, k) == getattr(other, k) for k in self.__slots__ if k not in ("log", "chance", "script"))
+            getattr(self, k) == getattr(other, k) for k in self.__slots__ if k not in self.UNCOMPARED)
 
 
 # What a rule that uses a value where it does not fit raises in Python (an index not in a family,

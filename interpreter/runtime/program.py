@@ -225,6 +225,24 @@ class Program:
             return self.score(st, seat)
         return self.as_seat(st, seat, self.eval_fn, self.rules.bot_eval.pos)
 
+    def evaluations(self, st: E.State) -> list:
+        """Every seat's bot evaluation, in seat order, in one call (what a bot's margin reads)."""
+        if self.eval_fn is None:
+            fn, pos = self.score_fn, self.rules.score.pos
+        else:
+            fn, pos = self.eval_fn, self.rules.bot_eval.pos
+        keep = st.me
+        out = []
+        try:
+            for seat in range(self.players):
+                st.me = seat
+                out.append(fn(st, None))
+        except E.RULE_FAILURES as exc:
+            raise E.failure(exc, st, self.where(exc) or pos) from None
+        finally:
+            st.me = keep
+        return out
+
     def ranking_key(self, st: E.State, seat: int) -> tuple:
         """The score, then every tie-break, signed so that the larger key ranks higher."""
         return self.as_seat(st, seat, self.ranking_fn, self.rules.score.pos)

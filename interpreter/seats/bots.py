@@ -22,6 +22,8 @@ ruleset's score or its `bots.eval` expression via program.evaluate).
 """
 from __future__ import annotations
 
+import functools
+import gc
 import random
 
 from ..runtime import rng
@@ -29,6 +31,22 @@ from ..runtime.engine import MOVE, State
 from ..errors import RuleRuntimeError
 from ..runtime.events import for_seat
 from .views import Observer
+
+
+def without_gc(choose):
+    """A bot's choose run with the cycle collector paused: a look-ahead makes thousands of state
+    copies, acyclic lists that reference counting frees, and each batch of them would otherwise
+    start a collection that walks every live object of the run (half a memory bot's time)."""
+    @functools.wraps(choose)
+    def paused(self, program, st, moves):
+        if not gc.isenabled():
+            return choose(self, program, st, moves)
+        gc.disable()
+        try:
+            return choose(self, program, st, moves)
+        finally:
+            gc.enable()
+    return paused
 
 
 class Bot:
@@ -87,6 +105,7 @@ class GreedyBot(Bot):
 
     name = "greedy"
 
+    @without_gc
     def choose(self, program, st, moves):
         if len(moves) == 1:
             return moves[0]
@@ -112,6 +131,7 @@ class AutomaBot(Bot):
     width = 6
     depth = 12
 
+    @without_gc
     def choose(self, program, st, moves):
         if len(moves) == 1:
             return moves[0]
@@ -135,11 +155,12 @@ class AutomaBot(Bot):
         for i in candidates:
             now, trials = after[i]
             total = 0
+            played = [None]
             for trial, s in zip(trials, seeds):
                 try:
-                    rollout(program, trial, seat, st.turn, random.Random(s), self.depth)
+                    trial = rollout(program, trial, seat, st.turn, random.Random(s), self.depth, played)
                 except RuleRuntimeError:
-                    pass        # a copy the rules cannot play on (only without the seat's knowledge)
+                    trial = played[0]   # a copy the rules cannot play on (only without the seat's knowledge)
                 total += margin(program, trial, seat)
             key = (total / len(trials), now)
             if best_key is None or key > best_key:
@@ -192,6 +213,7 @@ class MemoryBot(Bot):
     # many of the unknown places hold a card that completes a pair), where a sample is a guess.
     all_gambles = 60
 
+    @without_gc
     def choose(self, program, st, moves):
         if len(moves) == 1:
             return moves[0]
@@ -258,7 +280,7 @@ class MemoryBot(Bot):
             return margin(program, st, seat)
         sure, gambles = [], []
         moves = program.legal_moves(st)
-        self.classify(program, st, seat, moves, guessed, hidden)
+        tried = self.classify(program, st, seat, moves, guessed, hidden)
         for move in moves:
             if self._left <= 0:
                 break
@@ -268,10 +290,13 @@ class MemoryBot(Bot):
                 continue
             if seen is not None and seen[1] and path and not seen[1] & path:
                 continue                    # shows only types unrelated to the way here
-            trial = self.played(program, st, move)
-            types = shown_types(program, st, trial, seat, hidden)
-            is_sure = not shows(program, st, trial, seat, guessed)
-            self._seen[move] = (is_sure, types)
+            trial = tried.pop(move, None)
+            if trial is None:
+                trial = self.played(program, st, move)
+                self._seen[move] = _shown(program, st, trial, seat, guessed, hidden)
+            else:                           # classify played it here just now: what it showed is known
+                self._left -= 1
+            is_sure, types = self._seen[move]
             (sure if is_sure else gambles).append((trial, types))
         best = None
         for trial, types in sure:
@@ -283,7 +308,7 @@ class MemoryBot(Bot):
             key = (st.pending.index, depth)
             gain = self._chance.get(key)
             if gain is None:                # what is left of the share buys a closer mean
-                picked = [g[0] if isinstance(g[0], State) else self.played(program, st, g)
+                picked = [g[0] if isinstance(g[0], State) else self.replayed(program, st, g, tried)
                           for g in self.pick(gambles, max(self.all_gambles, self._left))]
                 gain = sum(margin(program, g, seat) for g in picked) / len(picked) - margin(program, st, seat)
                 self._chance[key] = gain
@@ -291,21 +316,24 @@ class MemoryBot(Bot):
             best = chance if best is None or chance > best else best
         return margin(program, st, seat) if best is None else best
 
-    def classify(self, program, st, seat: int, moves: list, guessed: set, hidden: set) -> None:
+    def classify(self, program, st, seat: int, moves: list, guessed: set, hidden: set) -> dict:
         """The first time the look-ahead meets a decision, try each of its moves once to learn which
         are sure and what they show; later paths then skip, at no cost, the moves that show only
         types unrelated to their way (e.g. every second card but the partner of the first), where
-        the budget would otherwise run out on the first moves in order."""
+        the budget would otherwise run out on the first moves in order. Returns the copies played
+        ({move: copy}), for the caller to go on from instead of playing the moves again."""
         key = (st.pending.index, st.decider)
         if key in self._classified or len(moves) > self.all_gambles:
-            return
+            return {}
         self._classified.add(key)
+        tried = {}
         for move in moves:
             if move not in self._seen:
                 trial = st.clone()
                 program.apply(trial, move)
-                self._seen[move] = (not shows(program, st, trial, seat, guessed),
-                                    shown_types(program, st, trial, seat, hidden))
+                self._seen[move] = _shown(program, st, trial, seat, guessed, hidden)
+                tried[move] = trial
+        return tried
 
     def deny(self, program, st, world, seat: int, moves: list) -> list:
         """Among sure moves of equal worth, the ones that leave the next player least to gain
@@ -368,6 +396,14 @@ class MemoryBot(Bot):
             return items
         return [items[i] for i in sorted(self.rng.sample(range(len(items)), n))]
 
+    def replayed(self, program, st, move, tried: dict):
+        """played(), or the copy classify already played the move on (counted all the same)."""
+        trial = tried.pop(move, None)
+        if trial is None:
+            return self.played(program, st, move)
+        self._left -= 1
+        return trial
+
     def played(self, program, st, move):
         """A copy of st with move played (counted against the budget)."""
         trial = st.clone()
@@ -390,6 +426,13 @@ def sight(program, before, after, seat: int) -> list:
             for c in e[3] if not vis[loc[c]] & bit]
 
 
+def _shown(program, before, after, seat: int, guessed: set, hidden: set) -> tuple:
+    """(whether the move was sure: it showed no guessed card, the types of `hidden` it showed)."""
+    seen = sight(program, before, after, seat)
+    ctype = program.card_type
+    return (not any(c in guessed for c in seen), frozenset(ctype[c] for c in seen if c in hidden))
+
+
 def shown_types(program, before, after, seat: int, hidden: set) -> frozenset:
     """The types of the cards of `hidden` the seat saw on the way from before to after."""
     ctype = program.card_type
@@ -406,43 +449,66 @@ def shows(program, before, after, seat: int, guessed: set) -> int:
     return sum(1 for c in set(sight(program, before, after, seat)) if c in guessed)
 
 
-def rollout(program, st, seat: int, turn: int, gen: random.Random, depth: int) -> None:
+def rollout(program, st, seat: int, turn: int, gen: random.Random, depth: int, played: list):
     """Play st on greedily (each decider's one-step best margin on this very copy) until `seat`
-    decides in a turn after `turn`, the game ends, or `depth` decisions were made."""
+    decides in a turn after `turn`, the game ends, or `depth` decisions were made; the state
+    reached is returned, and also left in played[0] should the rules fail on the way.
+
+    A step goes on from the one-step copy of the move chosen (the very state its move makes),
+    not by playing the move again."""
+    played[0] = st
     for _ in range(depth):
         if st.over or (st.decider == seat and st.turn > turn):
-            return
+            break
         moves = program.legal_moves(st)
         if not moves:
-            return
-        me = st.decider
+            break
         if len(moves) == 1:
-            move = moves[0]
-        else:
-            best = best_moves(program, st, moves, me)
-            move = best[gen.randrange(len(best))] if len(best) > 1 else best[0]
-        program.apply(st, move)
+            program.apply(st, moves[0])
+            continue
+        best, trials = best_trials(program, st, moves, st.decider)
+        st = trials[gen.randrange(len(best))] if len(best) > 1 else trials[0]
+        played[0] = st
+    return st
 
 
 def best_moves(program, st, moves: list, seat: int) -> list:
     """The moves whose one-step result has the best margin for seat (ties all kept, in order)."""
-    best, best_value = [], None
+    return best_trials(program, st, moves, seat)[0]
+
+
+def best_trials(program, st, moves: list, seat: int) -> tuple:
+    """best_moves, and beside them the copies of st they were played on."""
+    best, trials, best_value = [], [], None
     for move in moves:
         trial = st.clone()
         program.apply(trial, move)
         value = margin(program, trial, seat)
         if best_value is None or value > best_value:
-            best, best_value = [move], value
+            best, trials, best_value = [move], [trial], value
         elif value == best_value:
             best.append(move)
-    return best
+            trials.append(trial)
+    return best, trials
 
 
 def margin(program, st, seat: int):
     """The seat's evaluation minus the best of the other seats'."""
-    mine = program.evaluate(st, seat)
-    others = [program.evaluate(st, p) for p in range(program.players) if p != seat]
-    return mine - max(others) if others else mine
+    values = evaluations(program, st)
+    if len(values) == 1:
+        return values[0]
+    return values[seat] - max(values[:seat] + values[seat + 1:])
+
+
+def evaluations(program, st) -> list:
+    """Every seat's evaluation of st, worked out once per state and move (the look-ahead asks
+    for the margin of one copy several times, and for every seat's of the same copy)."""
+    cached = getattr(st, "evals", None)
+    if cached is not None and cached[0] == st.moves:
+        return cached[1]
+    values = program.evaluations(st)
+    st.evals = (st.moves, values)
+    return values
 
 
 def determinise(program, st, seat: int, gen: random.Random, view=None, known: set | None = None):
@@ -455,13 +521,12 @@ def determinise(program, st, seat: int, gen: random.Random, view=None, known: se
     free positions of the zone; the remaining hidden cards fill the remaining places at random.
     Cards of one type are interchangeable, so which id of a type goes where is immaterial.
     `known`, a set, receives the cards dealt to positions the seat knows."""
-    copy = st.clone()
-    copy.log = copy.chance = copy.script = None
+    copy = st.clone(log=False)
     copy.rng = rng.seed_state(gen.getrandbits(62))
     mask = 1 << seat
     hidden = [z for z, vis in enumerate(program.zone_vis) if not vis & mask and copy.zones[z]]
     pool = sorted(c for z in hidden for c in copy.zones[z])
-    gen.shuffle(pool)
+    shuffle(gen, pool)
     if view is not None and _knowledge_fits(view, copy, hidden):
         _deal_with_knowledge(program, copy, hidden, pool, view, gen, known)
         return copy
@@ -486,50 +551,76 @@ def _deal_with_knowledge(program, copy, hidden: list, pool: list, view, gen: ran
     by_type: dict = {}
     for c in pool:                          # already shuffled: every type's list is in random order
         by_type.setdefault(ctype[c], []).append(c)
-    placed = {}
-    for z in hidden:
-        slots = view.zones[z]
-        zone = [None] * len(slots)
-        need = view.known_cards(z)
-        for i, t in enumerate(slots):
-            if t is not None and by_type.get(t):
-                zone[i] = by_type[t].pop()
-                need[t] -= 1
-                if known is not None:
-                    known.add(zone[i])
-        free = [i for i, c in enumerate(zone) if c is None]
-        gen.shuffle(free)
-        for t in sorted(need):
-            for _ in range(max(0, need[t])):
-                if not free or not by_type.get(t):
-                    break
-                zone[free.pop()] = by_type[t].pop()
-        placed[z] = zone
+    placed = {z: _deal_known(view, z, by_type, gen, known) for z in hidden}
     rest = sorted(c for cs in by_type.values() for c in cs)
-    gen.shuffle(rest)
+    shuffle(gen, rest)
     kind_of = program.attr_tables["kind"]
     by_kind: dict = {}
     for c in rest:
         by_kind.setdefault(kind_of[c], []).append(c)
     free = [(z, i) for z in hidden for i, c in enumerate(placed[z]) if c is None]
-    gen.shuffle(free)
-    free.sort(key=lambda slot: len(view.kinds[slot[0]]) if view.kinds else 0)   # the most constrained first
-    for z, i in free:
-        allowed = sorted(k for k in (view.kinds[z] if view.kinds else by_kind) if by_kind.get(k)) \
-            or sorted(k for k, cs in by_kind.items() if cs)    # no kind fits: any card (not in a sound view)
-        r = gen.randrange(sum(len(by_kind[k]) for k in allowed))  # each fitting card equally likely
-        for k in allowed:
-            if r < len(by_kind[k]):
-                placed[z][i] = by_kind[k].pop(r)
-                break
-            r -= len(by_kind[k])
-    if view.kinds:
-        _repair_kinds(program, placed, free, view.kinds)
+    shuffle(gen, free)
+    kinds = view.kinds
+    if kinds and len({len(kinds[z]) for z in hidden}) > 1:
+        free.sort(key=lambda slot: len(kinds[slot[0]]))     # the most constrained first
+    _deal_free(free, placed, by_kind, kinds, gen)
+    if kinds:
+        _repair_kinds(program, placed, free, kinds)
+    zones, loc = copy.zones, copy.loc
     for z in hidden:
         zone = placed[z]
-        copy.zones[z][:] = zone
+        zones[z][:] = zone
         for c in zone:
-            copy.loc[c] = z
+            loc[c] = z
+
+
+def _deal_known(view, z: int, by_type: dict, gen: random.Random, known: set | None) -> list:
+    """Zone z dealt from the seat's knowledge: a card of the type it saw at each known position,
+    then the rest of the zone's K at random free positions (None: a position left to fill)."""
+    slots = view.zones[z]
+    zone = [None] * len(slots)
+    need = dict(view.known[z])
+    if need or slots.count(None) != len(slots):
+        for i, t in enumerate(slots):
+            if t is not None and by_type.get(t):
+                zone[i] = by_type[t].pop()
+                need[t] = need.get(t, 0) - 1
+                if known is not None:
+                    known.add(zone[i])
+    free = [i for i, c in enumerate(zone) if c is None]
+    shuffle(gen, free)
+    for t in sorted(need):
+        for _ in range(max(0, need[t])):
+            if not free or not by_type.get(t):
+                break
+            zone[free.pop()] = by_type[t].pop()
+    return zone
+
+
+def _deal_free(free: list, placed: dict, by_kind: dict, kinds, gen: random.Random) -> None:
+    """Each free place gets a card drawn evenly among the cards left of the kinds it may hold."""
+    fits: dict = {}                 # per zone: (kinds run out so far, the kinds left it may hold)
+    gone = 0                        # kinds run out so far: only then may a zone's kinds change
+    for z, i in free:
+        allowed = fits.get(z)
+        if allowed is None or allowed[0] != gone:
+            ks = sorted(kinds[z]) if kinds else sorted(by_kind)
+            allowed = fits[z] = (gone, [k for k in ks if by_kind.get(k)]
+                                 or sorted(k for k, cs in by_kind.items() if cs))   # no kind fits: any card
+        allowed = allowed[1]
+        if len(allowed) == 1:
+            cards = by_kind[allowed[0]]
+            placed[z][i] = cards.pop(below(gen, len(cards)))
+            gone += not cards
+            continue
+        r = below(gen, sum(len(by_kind[k]) for k in allowed))  # each fitting card equally likely
+        for k in allowed:
+            cards = by_kind[k]
+            if r < len(cards):
+                placed[z][i] = cards.pop(r)
+                gone += not cards
+                break
+            r -= len(cards)
 
 
 def _repair_kinds(program, placed: dict, filled: list, kinds: list) -> None:
@@ -547,6 +638,53 @@ def _repair_kinds(program, placed: dict, filled: list, kinds: list) -> None:
             if kind_of[d] in kinds[z] and kind_of[c] in kinds[z2] and kind_of[d] != kind_of[c]:
                 placed[z][i], placed[z2][j] = d, c
                 break
+
+
+def _shuffle(gen: random.Random, x: list) -> None:
+    """gen.shuffle(x) with the generator's very draws, in one loop (a determinised copy shuffles
+    every hidden card a few times at each decision)."""
+    getrandbits = gen.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
+
+
+def _below(gen: random.Random, n: int) -> int:
+    """gen.randrange(n) with the generator's very draws."""
+    if n <= 0:
+        return gen.randrange(n)         # its error
+    k = n.bit_length()
+    r = gen.getrandbits(k)
+    while r >= n:
+        r = gen.getrandbits(k)
+    return r
+
+
+def _draws_match() -> bool:
+    """Whether _shuffle and _below draw as this Python's Random does (else the bots use Random's
+    own methods: the same seed must give the same games on every Python)."""
+    a, b = random.Random(7), random.Random(7)
+    for n in (1, 2, 3, 5, 17, 64, 100, 257):
+        x, y = list(range(n)), list(range(n))
+        a.shuffle(x)
+        _shuffle(b, y)
+        if x != y or a.randrange(n) != _below(b, n):
+            return False
+    return a.getrandbits(64) == b.getrandbits(64)
+
+
+if _draws_match():
+    shuffle, below = _shuffle, _below
+else:                                   # pragma: no cover - another Python's Random
+    def shuffle(gen, x):
+        gen.shuffle(x)
+
+    def below(gen, n):
+        return gen.randrange(n)
 
 
 BOTS = {cls.name: cls for cls in (RandomBot, GreedyBot, AutomaBot, MemoryBot)}

@@ -78,45 +78,60 @@ class Observer:
         self.turn, self.current, self.over = 0, None, False
         self.vars: dict = _initial_vars(program)
         self.events = 0
+        # what view() froze, per zone (types, K, kinds), refrozen only for the zones changed since
+        self._changed: set = set(range(n))
+        self._frozen: list = [None] * n
+        self._vars_frozen = None
 
     # ---- feeding ----
     def observe(self, event: tuple) -> None:
         """Take in one event (as the whole truth, or as events.for_seat gave it to this seat)."""
         kind = event[0]
         if kind == MOVE:
-            _, src, dst, cards, mask = event[:5]
-            bottom = len(event) > 5 and event[5]
-            was_empty = not self.slots[dst]
-            seen = not isinstance(cards, int) and mask & self.bit
-            d = cards if isinstance(cards, int) else len(cards)
-            if not seen:
-                self.kinds[dst] |= self.kinds[src]
-                self._unseen(src, dst, d, bottom)
-            else:
-                self.kinds[dst].update(self.card_kind[c] for c in cards)
-                self._seen(src, dst, cards, bottom)
-            if not self.slots[src]:
-                self.kinds[src] = set()
-            self.departures[src] += 1
-            if self.fill[src] is not None:
-                self._left_alike(src, dst, cards if seen else None, d)
-            if self.alike[dst]:
-                self.fill[dst] = [] if was_empty else None
-                if was_empty and self.known[dst]:
-                    self._learn(dst, next(iter(self.known[dst])))
+            self._move(event)
         elif kind == SHUFFLE:
             slots = self.slots[event[1]]
+            self._changed.add(event[1])
             seen = len(event) > 3 and event[3] >> self.seat & 1 and event[2] is not None
             slots[:] = list(event[2]) if seen else [None] * len(slots)
         elif kind == TURN:
             self.current, self.turn = event[1], event[2]
         elif kind == SET:
             self.vars[(event[1], event[2])] = event[3]
+            self._vars_frozen = None
         elif kind == END:
             self.over = True
         elif kind != DECIDE:            # decisions show only in what they move
             raise ValueError(f"unknown event {event!r}")
         self.events += 1
+
+    def _move(self, event: tuple) -> None:
+        """Cards went from one zone to another (seen or not by this seat)."""
+        src, dst, cards, mask = event[1], event[2], event[3], event[4]
+        bottom = len(event) > 5 and event[5]
+        self._changed.add(src)
+        self._changed.add(dst)
+        slots, kinds = self.slots, self.kinds
+        was_empty = not slots[dst]
+        seen = not isinstance(cards, int) and mask & self.bit
+        if not seen:
+            d = cards if isinstance(cards, int) else len(cards)
+            kinds[dst] |= kinds[src]
+            self._unseen(src, dst, d, bottom)
+        else:
+            d = len(cards)
+            card_kind = self.card_kind
+            kinds[dst].update([card_kind[c] for c in cards])
+            self._seen(src, dst, cards, bottom)
+        if not slots[src]:
+            kinds[src] = set()
+        self.departures[src] += 1
+        if self.fill[src] is not None:
+            self._left_alike(src, dst, cards if seen else None, d)
+        if self.alike[dst]:
+            self.fill[dst] = [] if was_empty else None
+            if was_empty and self.known[dst]:
+                self._learn(dst, next(iter(self.known[dst])))
 
     def observe_all(self, events) -> "Observer":
         for event in events:
@@ -125,17 +140,34 @@ class Observer:
 
     def _seen(self, src: int, dst: int, cards, bottom: bool = False) -> None:
         """Cards whose faces this seat saw went src -> dst (onto the top)."""
-        types = [self.card_type[c] for c in cards]
+        card_type = self.card_type
         slots = self.slots[src]
-        where = {c: i for i, c in enumerate(slots)}
-        if None not in where and all(c in where for c in cards):   # a fully known zone: close up
-            gone = {where[c] for c in cards}
-            slots[:] = [c for i, c in enumerate(slots) if i not in gone]
-        else:                                       # from somewhere unknown: forget the positions
-            slots[:] = [None] * max(0, len(slots) - len(cards))
-        _take(self.known[src], Counter(types))
-        self.known[dst].update(types)
-        self._enter(dst, list(cards), bottom)
+        if len(cards) == 1 and slots and slots[-1] == cards[0]:    # the top card of a known top
+            slots.pop()
+            if None in slots:
+                slots[:] = [None] * len(slots)
+        else:
+            gone = set(cards)
+            kept = None if None in slots else [c for c in slots if c not in gone]
+            if kept is not None and len(kept) == len(slots) - len(gone):    # a fully known zone: close up
+                slots[:] = kept
+            else:                                       # from somewhere unknown: forget the positions
+                slots[:] = [None] * max(0, len(slots) - len(cards))
+        types = [card_type[c] for c in cards]
+        left = self.known[src]
+        for t in types:                             # K(src) loses them (not below 0), then K(dst) gains them
+            n = left.get(t, 0) - 1
+            if n > 0:
+                left[t] = n
+            else:
+                left.pop(t, None)
+        got = self.known[dst]
+        for t in types:
+            got[t] += 1
+        if bottom:                                  # cards enter on top, or under the others
+            self.slots[dst][0:0] = cards
+        else:
+            self.slots[dst].extend(cards)
 
     def _unseen(self, src: int, dst: int, d: int, bottom: bool = False) -> None:
         """d cards this seat did not see went src -> dst."""
@@ -162,6 +194,7 @@ class Observer:
         for dst, d, departures in self.fill[z]:
             if self.departures[dst] == departures:
                 self.known[dst][t] += d
+                self._changed.add(dst)
         self.fill[z] = []
 
     def _enter(self, dst: int, entries: list, bottom: bool) -> None:
@@ -173,15 +206,18 @@ class Observer:
 
     # ---- reading ----
     def view(self) -> "View":
-        """What this seat knows now, frozen (card types only)."""
-        ct = self.card_type
-        return View(
-            seat=self.seat,
-            zones=tuple(tuple(None if c is None else ct[c] for c in slots) for slots in self.slots),
-            known=tuple(tuple(sorted(k.items())) for k in self.known),
-            turn=self.turn, current=self.current, over=self.over,
-            vars=tuple(sorted(self.vars.items(), key=_var_key)),
-            program=self.program, kinds=tuple(frozenset(k) for k in self.kinds))
+        """What this seat knows now, frozen (card types only); a zone no event touched since the
+        last view keeps what that view froze (a bot asks for a view at each of its decisions)."""
+        ct, frozen = self.card_type, self._frozen
+        for z in self._changed:
+            frozen[z] = (tuple(None if c is None else ct[c] for c in self.slots[z]),
+                         tuple(sorted(self.known[z].items())), frozenset(self.kinds[z]))
+        self._changed.clear()
+        if self._vars_frozen is None:
+            self._vars_frozen = tuple(sorted(self.vars.items(), key=_var_key))
+        zones, known, kinds = zip(*frozen) if frozen else ((), (), ())
+        return View(seat=self.seat, zones=zones, known=known, turn=self.turn, current=self.current,
+                    over=self.over, vars=self._vars_frozen, program=self.program, kinds=kinds)
 
 
 def view_of(program, log, seat: int) -> "View":
