@@ -314,3 +314,38 @@ def test_a_random_where_gives_the_values_and_errors_of_the_plain_code(tmp_path_f
         plain_code(mp)
         plain = outcome(str(path), seed)
     assert fast == plain
+
+
+
+SUMS = edit(WHERE, "            - {choose: go, options: {ok: {}}}\n",
+            "            - let rank_sum = sum((hand(0) where kind == 'c' and big(rank)).rank)\n"
+            "            - {choose: go, options: {ok: {}}}\n")
+
+
+def test_a_count_over_a_type_only_where_adds_up_true_or_false_per_card(make):
+    p = make(SUMS)
+    st = p.new_state(0)
+    assert local(p, st, "n_big") == 4 and type(local(p, st, "n_big")) is int
+    slot = p.rules.slots.index("n_big")
+    line = next(x.strip() for x in p.source.splitlines() if x.strip().startswith(f"V[{slot}] = "))
+    assert line.startswith(f"V[{slot}] = sum(map(")       # a table summed, no list of the cards made
+
+
+def test_a_sum_of_an_attribute_over_a_type_only_where_adds_the_cards_that_pass(make):
+    p = make(SUMS)
+    st = p.new_state(0)
+    hand = cards_of(p, st, "hand(0)")
+    assert local(p, st, "rank_sum") == sum(a["rank"] for a in hand if a["kind"] == "c" and a["rank"] >= 3) == 14
+    assert type(local(p, st, "rank_sum")) is int
+
+
+def test_a_sum_of_an_attribute_the_cards_that_pass_lack_fails_as_it_did(make):
+    # the jokers on the table have no rank: summing it is an error at that rule, as before
+    text = edit(SUMS, "            - {choose: go, options: {ok: {}}}\n",
+                "            - let joker_ranks = sum((table where kind == 'joker').rank)\n"
+                "            - {choose: go, options: {ok: {}}}\n")
+    p = make(text)
+    with pytest.raises(RuleRuntimeError) as err:
+        p.new_state(0)
+    lines = textwrap.dedent(text).splitlines()
+    assert err.value.pos.line == next(i for i, line in enumerate(lines, 1) if "joker_ranks" in line)

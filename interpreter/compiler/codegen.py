@@ -218,12 +218,31 @@ class CodeGen:
                 return "(" + " + ".join(f"(1 if {c} else 0)" if c else "1" for c, _ in parts) + ")" if parts else "0"
             v, it, cond, _ = self.gen_parts(a, env)
             return f"sum(1 for {v} in {it}" + (f" if {cond})" if cond else ")")
+        table = self.count_table(a)
+        if table is not None:       # true/false per card, summed: no list of the cards is made
+            return f"sum(map({self.k(table)}.__getitem__, {self.x(a.cards, env)}))"
         return f"len({self.x(a, env)})"
+
+    def count_table(self, a, attr: str | None = None):
+        """For `CARDS where TEST` with a TEST of the card's type only: per card, whether it passes
+        (or, with attr, the card's attribute if it passes, else 0)."""
+        if not (isinstance(a, ir.Filter) and percard.type_only(a.cond)):
+            return None
+        passes = self.type_table(a.cond)
+        if passes is None or not all(type(v) is bool for v in passes):
+            return None
+        if attr is None:
+            return passes
+        # a card that passes with no number there fails the sum as it runs, as it did before
+        return [v if ok else 0 for v, ok in zip(self.layout.attr_tables[attr], passes)]
 
     gf_size = gf_count
 
     def gf_sum(self, e, env, a):
         if isinstance(a, ir.GetAttr) and a.obj.type in ("cards", "zone"):
+            table = self.count_table(a.obj, a.attr)
+            if table is not None:   # the attribute of the cards that pass, 0 for the others
+                return f"sum(map({self.k(table)}.__getitem__, {self.x(a.obj.cards, env)}))"
             return f"sum(map({self.k(self.layout.attr_tables[a.attr])}.__getitem__, {self.x(a.obj, env)}))"
         if isinstance(a, ir.Gen) and isinstance(a.expr, ir.Func) and a.expr.name in ("count", "size") \
                 and a.expr.args[0].type in ("cards", "zone"):
