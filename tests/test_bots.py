@@ -203,3 +203,12 @@ def test_a_copy_without_its_log_keeps_the_game_and_drops_the_log():
     for prog, st in seeded_states(3, 2, log=True):
         copy = st.clone(log=False)
         assert copy == st and copy.log is None and copy.chance is None and copy.script is None
+
+
+def test_the_random_bot_draws_as_randrange_does():
+    import random
+    from interpreter.seats.bots import make_bot
+    bot, gen = make_bot("random", 12345), random.Random(12345)
+    moves = list(range(1000))
+    for n in (2, 3, 7, 64, 1000):
+        assert [bot.choose(None, None, moves[:n]) for _ in range(50)] == [gen.randrange(n) for _ in range(50)]

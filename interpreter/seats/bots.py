@@ -96,8 +96,13 @@ class RandomBot(Bot):
     uses_view = False
     looks_ahead = False
 
+    def __init__(self, seed: int = 0):
+        super().__init__(seed)
+        # randrange(n) is _randbelow(n) after checking its arguments: the same draws, without the checks
+        self.below = getattr(self.rng, "_randbelow", self.rng.randrange)
+
     def choose(self, program, st, moves):
-        return moves[self.rng.randrange(len(moves))] if len(moves) > 1 else moves[0]
+        return moves[self.below(len(moves))] if len(moves) > 1 else moves[0]
 
 
 class GreedyBot(Bot):
