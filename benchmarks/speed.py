@@ -43,9 +43,9 @@ def run(command: list, root: str = ROOT) -> str:
     return done.stdout
 
 
-def games_per_second(command: list) -> float:
-    """The 'N games/s' of the command's last line."""
-    return float(run(command).strip().splitlines()[-1].split()[0])
+def games_per_second(command: list, root: str = ROOT) -> float:
+    """The 'N games/s' of the command's last line (run in the checkout at root)."""
+    return float(run(command, root).strip().splitlines()[-1].split()[0])
 
 
 def pairs(only: set):
@@ -57,18 +57,22 @@ def pairs(only: set):
 
 
 def speed_rows(args) -> list:
+    """Per row: (ruleset, players, cardrules, yardstick[, before]) in games per second (medians)."""
     rows = []
     for name, n, module, extra in pairs(set(args.only or ())):
-        ours, theirs = [], []
+        ours, theirs, before = [], [], []
+        bench = [sys.executable, "cli.py", "bench", f"rulesets/{name}.yaml", "--players", str(n),
+                 "--seconds", str(args.seconds)]
         for _ in range(args.rounds):
-            ours.append(games_per_second([sys.executable, "cli.py", "bench", f"rulesets/{name}.yaml", "--players",
-                                          str(n), "--seconds", str(args.seconds)]))
+            ours.append(games_per_second(bench))
             theirs.append(games_per_second([sys.executable, f"benchmarks/yardsticks/{module}.py", "--players", str(n),
                                             "--seconds", str(args.seconds), *extra]))
+            if args.against:
+                before.append(games_per_second(bench, args.against))
         a, b = statistics.median(ours), statistics.median(theirs)
-        rows.append((name, n, a, b))
+        rows.append((name, n, a, b) + ((statistics.median(before),) if before else ()))
         print(f"{name} {n}p: cardrules {a:.1f}, yardstick {b:.1f} games/s, ratio {a / b:.2f} "
-              f"(rounds {ours} / {theirs})", file=sys.stderr, flush=True)
+              f"(rounds {ours} / {theirs})" + (f", before {before}" if before else ""), file=sys.stderr, flush=True)
     return rows
 
 
@@ -102,9 +106,13 @@ def bot_rows(args) -> list:
 
 def print_tables(speed: list, bots: list, args) -> None:
     if speed:
-        print(f"| ruleset | players | cardrules games/s | yardstick games/s | ratio |\n|---|---|---|---|---|")
-        for name, n, a, b in speed:
-            print(f"| {name} | {n} | {a:,.0f} | {b:,.0f} | {a / b:.2f}× |")
+        before = len(speed[0]) > 4
+        print("| ruleset | players | cardrules games/s | yardstick games/s | ratio |"
+              + (" before: games/s | speed-up |" if before else "") + "\n|---|---|---|---|---|"
+              + ("---|---|" if before else ""))
+        for name, n, a, b, *old in speed:
+            print(f"| {name} | {n} | {a:,.0f} | {b:,.0f} | {a / b:.2f}× |"
+                  + (f" {old[0]:,.0f} | {a / old[0]:.2f}× |" if old else ""))
         print(f"\n(`cardrules bench … --seconds {args.seconds:g}` against `benchmarks/yardsticks/`, random bots, "
               f"one core, median of {args.rounds} alternate rounds)\n")
     if bots:
@@ -136,7 +144,7 @@ def main() -> None:
     ap.add_argument("--bot-games", type=float, default=1.0, metavar="SCALE",
                     help="scale the bots' games (default 1: greedy 200, automa 60, memory 10)")
     ap.add_argument("--against", metavar="DIR", help="another checkout (e.g. a clone of an older commit): "
-                    "the bots' cost there too, side by side, and the ratio")
+                    "its games per second and its bots' cost too, side by side, and the ratios")
     args = ap.parse_args()
     if args.against and not os.path.isfile(os.path.join(args.against, "cli.py")):
         ap.error(f"--against {args.against}: no cli.py there (give the top folder of a checkout)")

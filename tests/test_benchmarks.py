@@ -44,3 +44,11 @@ def test_the_bots_table_puts_each_bot_beside_the_same_bot_of_another_checkout():
         now, before, cost = float(r[5]), float(r[7]), float(r[9].strip().rstrip("×"))
         assert r[6] == r[8]                               # the same seeds: the same win share
         assert abs(now / before - cost) < 0.01 + 0.01 * cost
+
+
+def test_the_speed_table_puts_each_ruleset_beside_another_checkout_with_the_speed_up():
+    out = script("benchmarks/speed.py", "--seconds", 0.2, "--rounds", 1, "--only", "r_eco:2", "--no-bots",
+                 "--against", ROOT)
+    row = next(line.split("|")[1:-1] for line in out.splitlines() if line.startswith("| r_eco"))
+    ours, before, gain = (float(x.strip().rstrip("×").replace(",", "")) for x in (row[2], row[5], row[6]))
+    assert abs(ours / before - gain) < 0.01 + 0.01 * gain
