@@ -43,7 +43,8 @@ def test_the_bots_table_puts_each_bot_beside_the_same_bot_of_another_checkout():
     for r in rows:
         now, before, cost = float(r[5]), float(r[7]), float(r[9].strip().rstrip("×"))
         assert r[6] == r[8]                               # the same seeds: the same win share
-        assert abs(now / before - cost) < 0.01 + 0.01 * cost
+        # the seconds are shown to 3 decimals and the cost to 2: it lies within their rounding
+        assert (now - 5e-4) / (before + 5e-4) - 5e-3 <= cost <= (now + 5e-4) / max(before - 5e-4, 1e-9) + 5e-3
 
 
 def test_the_speed_table_puts_each_ruleset_beside_another_checkout_with_the_speed_up():
