@@ -52,4 +52,5 @@ def test_the_speed_table_puts_each_ruleset_beside_another_checkout_with_the_spee
                  "--against", ROOT)
     row = next(line.split("|")[1:-1] for line in out.splitlines() if line.startswith("| r_eco"))
     ours, before, gain = (float(x.strip().rstrip("×").replace(",", "")) for x in (row[2], row[5], row[6]))
-    assert abs(ours / before - gain) < 0.01 + 0.01 * gain
+    # games/s are shown whole and the speed-up to 2 decimals: it lies within their rounding
+    assert (ours - 0.5) / (before + 0.5) - 5e-3 <= gain <= (ours + 0.5) / max(before - 0.5, 1e-9) + 5e-3
