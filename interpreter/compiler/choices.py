@@ -22,34 +22,40 @@ class Choices:
     def value_moves(self, dec: Decision, s: ir.ChooseS):
         """moves(st) for a choice of one value of a list: each distinct value the `where` allows."""
         gen = self.gen
-        v = gen.fresh("v")
-        cond = gen.x(s.where, {**_TOP, s.slot: v}) if s.where is not None else None
         known = gen.fold.try_const(s.values)
+        values = list(dict.fromkeys(known)) if isinstance(known, list) and _hashable(known) else None
         lines, where = [], {}
-        if isinstance(known, list) and _hashable(known) and len(dict.fromkeys(known)) <= dec.max_moves:
-            values = list(dict.fromkeys(known))
-            zones = self.indexed_zones(s, values)     # the zone each value picks, worked out once too
-            names = [gen.fresh("z") for _ in zones]
-            env = {**_TOP, s.slot: v, **{("zone", d, s.slot): n for d, n in zip(zones, names)}}
-            rows = tuple((x, (x,), *(zones[d][x] for d in zones)) for x in values)
-            t = gen.fresh("t")
-            head = f"{', '.join([v, t, *names])} in {gen.k(rows)}"
-            only = next(iter(zones)) if len(zones) == 1 else None
-            run = _contiguous([zones[only][x] for x in values]) if only is not None else None
-            if run is not None:         # the zones themselves, side by side with the values: no lookup
-                zl = gen.fresh("zl")
-                env["zone list", only, s.slot] = zl
-                head = f"({', '.join([v, t, *names])}), {zl} in {gen.k(zip)}({gen.k(rows)}, Z[{run[0]}:{run[1]}])"
-            cond = gen.x(s.where, env) if s.where is not None else None
-            body = f"[{t} for {head}" + (f" if {cond}]" if cond else "]")
+        if values is not None and len(values) <= dec.max_moves:
+            head, env, t = self.constant_rows(s, values)
         else:
             where[3] = s.values.pos
             lines.append(f"    _vals = list({gen.k(_DISTINCT)}({gen.x(s.values, _TOP)}))   # a repeated value is one move")
             lines.append(f"    if len(_vals) > {dec.max_moves}: {gen.k(dec)}.too_many(st, len(_vals))")
-            body = f"[({v},) for {v} in _vals" + (f" if {cond}]" if cond else "]")
+            v = gen.fresh("v")
+            head, env, t = f"{v} in _vals", {**_TOP, s.slot: v}, f"({v},)"
+        cond = gen.x(s.where, env) if s.where is not None else None
         where[3 + len(lines)] = s.where.pos if s.where is not None else s.pos
-        lines.append(f"    return {body}")
+        lines.append(f"    return [{t} for {head}" + (f" if {cond}]" if cond else "]"))
         return gen.define("def _moves(st):\n" + _HEAD + "\n".join(lines) + "\n", "_moves", where)
+
+    def constant_rows(self, s: ir.ChooseS, values: list) -> tuple:
+        """(the loop's head, the where's env, the move's name) over values known before the game:
+        each value with its move, and the zone it picks in the where worked out once too."""
+        gen = self.gen
+        v, t = gen.fresh("v"), gen.fresh("t")
+        env = {**_TOP, s.slot: v}
+        zones = self.indexed_zones(s, values)
+        picks = [zones[d][x] for d in zones for x in values] if len(zones) == 1 else None
+        if picks and picks == list(range(picks[0], picks[0] + len(picks))):
+            # one family's zones in order: the zones themselves, side by side with the values
+            zl = gen.fresh("zl")
+            env["zone list", next(iter(zones)), s.slot] = zl
+            rows = tuple((x, (x,)) for x in values)
+            return f"({v}, {t}), {zl} in {gen.k(zip)}({gen.k(rows)}, Z[{picks[0]}:{picks[-1] + 1}])", env, t
+        names = [gen.fresh("z") for _ in zones]
+        env.update({("zone", d, s.slot): n for d, n in zip(zones, names)})
+        rows = tuple((x, (x,), *(zones[d][x] for d in zones)) for x in values)
+        return f"{', '.join([v, t, *names])} in {gen.k(rows)}", env, t
 
     def indexed_zones(self, s: ir.ChooseS, values: list) -> dict:
         """{family: {value: zone index}} for the zone families (not per player) the `where` indexes
@@ -114,13 +120,6 @@ class Choices:
                 lines.append(f"    _out.extend({self.gen.k(spec)}.payloads(st))")     # (i, cards) moves
         return self.gen.define("def _moves(st):\n    _out = []\n" + "\n".join(lines) + "\n    return _out\n",
                                "_moves", {})
-
-
-def _contiguous(picks: list):
-    """(first, end) when the zone indexes follow each other in order, else None."""
-    if picks and picks == list(range(picks[0], picks[0] + len(picks))):
-        return picks[0], picks[0] + len(picks)
-    return None
 
 
 def _hashable(values: list) -> bool:
