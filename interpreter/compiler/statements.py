@@ -151,12 +151,11 @@ class StatementGen:
             if self.audit is not None:      # the count worked out once, before the move changes it
                 k = gen.fresh("k")
                 pre, post, n = [f"{k} = {n}"], [self.report(s, "top", k, m)], k
-            take = f"{m} = E.take_top(st, {z}, {n}, {trig}, {src.bottom})"
-            take = [take]
+            call = f"E.take_top(st, {z}, {n}, {trig}, {src.bottom})"
+            take = [f"{m} = {call}"]
             if n == "1" and not src.bottom:     # the usual one card from the top: taken in place
                 zt = gen.fresh("z")
-                take = [f"{zt} = Z[{z}]", f"{m} = [{zt}.pop()] if {zt} else "
-                        + ("[]" if trig == "None" else take[0].split(" = ", 1)[1])]
+                take = [f"{zt} = Z[{z}]", f"{m} = [{zt}.pop()] if {zt} else {'[]' if trig == 'None' else call}"]
             return pre + take + post + self.count_move(s, m) + [f"if {m}:"] + indent(check(m)) + \
                 indent(place(m, d, b, gen.fresh("c"))) + ["    " + log.format(z=z)]
         # cards from several zones land group by group, in the order the events tell it
