@@ -2,9 +2,9 @@
 
 Two rewrites of a condition's parts, both exact (the same value for every card, no error that the
 old code would not meet):
-  - a part that depends on the card's type only (`kind == 'recyclable'`) becomes one lookup in a
+  - a part that depends on the card's type only (`colour == 'red'`) becomes one lookup in a
     table per card id, filled before the game from each type's attributes;
-  - a part that does not depend on the card at all (`first(turned).colour`) is worked out once per
+  - a part that does not depend on the card at all (`first(table).colour`) is worked out once per
     filter, and only when there is a card to test; only parts that cannot fail are moved, so when
     and how often they run makes no difference.
 """
