@@ -77,6 +77,7 @@ class Program:
         st.log = events[:] if log else None
         st.chance = [] if record else None
         st.script = None if script is None else list(script)
+        st.evals = None
         if self.coverage is not None:
             self.coverage.start_game()
         E.run(st, self.code, self.where, self.limits.steps, self.loops)

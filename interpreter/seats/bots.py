@@ -98,8 +98,8 @@ class RandomBot(Bot):
 
     def __init__(self, seed: int = 0):
         super().__init__(seed)
-        # randrange(n) is _randbelow(n) after checking its arguments: the same draws, without the checks
-        self.below = getattr(self.rng, "_randbelow", self.rng.randrange)
+        # below()'s draws, bound once (moves are never empty here, so no check is needed)
+        self.below = self.rng._randbelow if below is _below else self.rng.randrange
 
     def choose(self, program, st, moves):
         return moves[self.below(len(moves))] if len(moves) > 1 else moves[0]
@@ -508,7 +508,7 @@ def margin(program, st, seat: int):
 def evaluations(program, st) -> list:
     """Every seat's evaluation of st, worked out once per state and move (the look-ahead asks
     for the margin of one copy several times, and for every seat's of the same copy)."""
-    cached = getattr(st, "evals", None)
+    cached = st.evals
     if cached is not None and cached[0] == st.moves:
         return cached[1]
     values = program.evaluations(st)
@@ -659,14 +659,8 @@ def _shuffle(gen: random.Random, x: list) -> None:
 
 
 def _below(gen: random.Random, n: int) -> int:
-    """gen.randrange(n) with the generator's very draws."""
-    if n <= 0:
-        return gen.randrange(n)         # its error
-    k = n.bit_length()
-    r = gen.getrandbits(k)
-    while r >= n:
-        r = gen.getrandbits(k)
-    return r
+    """gen.randrange(n) with the generator's very draws: its own _randbelow, without the checks."""
+    return gen._randbelow(n) if n > 0 else gen.randrange(n)     # (n <= 0: randrange's error)
 
 
 def _draws_match() -> bool:
