@@ -16,11 +16,8 @@ from interpreter.compiler.game import load_game
 from interpreter.errors import RuleRuntimeError, RulesetError
 from language_helpers import edit, local, make, names, write  # noqa: F401
 
-# 12 coloured cards (red:1 .. green:4, bottom to top) and 2 jokers on top, which have no colour or rank
-WHERE = """
-    name: where_parts
-    players: {min: 2, max: 2}
-    params:
+# the cards both test rulesets deal: 12 coloured, ranked cards (and each adds its jokers)
+DECK = """    params:
       colours: [red, blue, green]
       spots: [1, 2, 3, 4]
     cards:
@@ -29,7 +26,13 @@ WHERE = """
         name: "{colour}:{rank}"
         attrs: {tags: "[colour, 'any']"}
         start: deck
-      joker: {count: 2, start: deck, attrs: {tags: "[]"}}
+"""
+
+# 12 coloured cards (red:1 .. green:4, bottom to top) and 2 jokers on top, which have no colour or rank
+WHERE = """
+    name: where_parts
+    players: {min: 2, max: 2}
+""" + DECK + """      joker: {count: 2, start: deck, attrs: {tags: "[]"}}
     zones:
       deck: {visible: nobody}
       table: {}
@@ -222,16 +225,7 @@ def test_whether_a_count_is_zero_still_tests_every_card_where_a_test_may_fail(ma
 PLAIN_CASE = """
     name: where_random
     players: {min: 2, max: 2}
-    params:
-      colours: [red, blue, green]
-      spots: [1, 2, 3, 4]
-    cards:
-      c:
-        for: {colour: colours, rank: [1, 2, 3, 4]}
-        name: "{colour}:{rank}"
-        attrs: {tags: "[colour, 'any']"}
-        start: deck
-      joker: {count: 2, start: deck}
+""" + DECK + """      joker: {count: 2, start: deck}
     zones:
       deck: {visible: nobody}
       table: {}
