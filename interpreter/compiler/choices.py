@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..frontend import ir
 from ..runtime.decisions import CardSpec, Decision
+from .codegen import zone_run
 from .fold import subexpressions
 
 _DISTINCT = dict.fromkeys       # the values of a list, each once, in order
@@ -45,13 +46,12 @@ class Choices:
         v, t = gen.fresh("v"), gen.fresh("t")
         env = {**_TOP, s.slot: v}
         zones = self.indexed_zones(s, values)
-        picks = [zones[d][x] for d in zones for x in values] if len(zones) == 1 else None
-        if picks and picks == list(range(picks[0], picks[0] + len(picks))):
-            # one family's zones in order: the zones themselves, side by side with the values
+        run = zone_run(list(next(iter(zones.values())).values())) if len(zones) == 1 else None
+        if run is not None:     # one family's zones in order: the zones themselves, beside the values
             zl = gen.fresh("zl")
             env["zone list", next(iter(zones)), s.slot] = zl
             rows = tuple((x, (x,)) for x in values)
-            return f"({v}, {t}), {zl} in {gen.k(zip)}({gen.k(rows)}, Z[{picks[0]}:{picks[-1] + 1}])", env, t
+            return f"({v}, {t}), {zl} in {gen.k(zip)}({gen.k(rows)}, Z[{run[0]}:{run[1]}])", env, t
         names = [gen.fresh("z") for _ in zones]
         env.update({("zone", d, s.slot): n for d, n in zip(zones, names)})
         rows = tuple((x, (x,), *(zones[d][x] for d in zones)) for x in values)
@@ -66,9 +66,9 @@ class Choices:
         for e in subexpressions(s.where):
             if isinstance(e, ir.ZoneRef) and isinstance(e.index, ir.Local) and e.index.slot == s.slot \
                     and not e.decl.per_player and e.decl.name not in out:
-                fam, base = self.layout.family[e.decl.name], self.layout.zone_base[e.decl.name]
-                if all(type(x) is not bool and x in fam for x in values):
-                    out[e.decl.name] = {x: base + fam[x] for x in values}
+                picks = self.gen.family_zones(e.decl, values)
+                if picks is not None:
+                    out[e.decl.name] = dict(zip(values, picks))
         return out
 
     def card_spec(self, cc: ir.CardChoice, dec: Decision, option: int | None = None) -> CardSpec:

@@ -301,13 +301,18 @@ class CodeGen:
             return None
         if keep is not None and any(isinstance(x, ir.Local) and x.slot == g.slot for x in subexpressions(keep)):
             return None
-        fam, base = self.layout.family[cards.decl.name], self.layout.zone_base[cards.decl.name]
-        if not values or not all(type(x) in (int, str) and x in fam for x in values):
+        picks = self.family_zones(cards.decl, values)
+        if picks is None:
             return None             # a value that is not an index fails as it runs, as before
-        picks = [base + fam[x] for x in values]
-        if picks == list(range(picks[0], picks[0] + len(picks))):
-            return f"Z[{picks[0]}:{picks[0] + len(picks)}]"
-        return f"map(Z.__getitem__, {self.k(tuple(picks))})"
+        run = zone_run(picks)
+        return f"Z[{run[0]}:{run[1]}]" if run else f"map(Z.__getitem__, {self.k(tuple(picks))})"
+
+    def family_zones(self, decl, values: list):
+        """The zone of family `decl` each value picks, or None if one is not an index of it."""
+        fam, base = self.layout.family[decl.name], self.layout.zone_base[decl.name]
+        if not values or not all(type(x) in (int, str) and x in fam for x in values):
+            return None
+        return [base + fam[x] for x in values]
 
     def gf_min(self, e, env, *args):
         return self.extreme_src("min", args, env)
@@ -493,6 +498,11 @@ class CodeGen:
 
 _FLAT = itertools.chain.from_iterable      # the cards of several zones as one run, for any()
 _GROUP = {"+": "+", "-": "+", "*": "*"}       # operators of one precedence chain without brackets
+
+
+def zone_run(picks: list):
+    """(first, end) when the zone indexes follow each other in order (a slice of Z), else None."""
+    return (picks[0], picks[-1] + 1) if picks and picks == list(range(picks[0], picks[0] + len(picks))) else None
 
 
 def seat_number(key, players: int, pos) -> int:
