@@ -154,27 +154,18 @@ class Observer:
             else:                                       # from somewhere unknown: forget the positions
                 slots[:] = [None] * max(0, len(slots) - len(cards))
         types = [card_type[c] for c in cards]
-        left = self.known[src]
-        for t in types:                             # K(src) loses them (not below 0), then K(dst) gains them
-            n = left.get(t, 0) - 1
-            if n > 0:
-                left[t] = n
-            else:
-                left.pop(t, None)
+        _take(self.known[src], [(t, 1) for t in types])    # K(src) loses them, then K(dst) gains them
         got = self.known[dst]
         for t in types:
             got[t] += 1
-        if bottom:                                  # cards enter on top, or under the others
-            self.slots[dst][0:0] = cards
-        else:
-            self.slots[dst].extend(cards)
+        self._enter(dst, cards, bottom)
 
     def _unseen(self, src: int, dst: int, d: int, bottom: bool = False) -> None:
         """d cards this seat did not see went src -> dst."""
         slots, k = self.slots[src], self.known[src]
         before = len(slots)
         gain = {t: d - (before - n) for t, n in k.items() if d - (before - n) > 0}
-        _take(k, {t: d for t in k})
+        _take(k, [(t, d) for t in k])
         slots[:] = [None] * max(0, before - d)
         self.known[dst].update(gain)
         self._enter(dst, [None] * d, bottom)
@@ -312,8 +303,8 @@ class View:
 
 
 def _take(k: Counter, counts) -> None:
-    """K[t] = max(0, K[t] − counts[t]), dropping types that reach 0."""
-    for t, x in counts.items():
+    """K[t] = max(0, K[t] − x) for each (t, x) of counts in turn, dropping types that reach 0."""
+    for t, x in counts:
         left = k.get(t, 0) - x
         if left > 0:
             k[t] = left
