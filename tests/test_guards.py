@@ -418,3 +418,62 @@ def test_a_failing_condition_of_a_choice_names_the_choice(write):
     exc = stops(lambda: program.legal_moves(st))
     assert exc.pos is not None and exc.pos.file == path
     assert exc.pos.line in (line_of(path, "choose: x"), line_of(path, "where: x"))
+
+
+SLOTS = """
+name: slots
+players: {min: 2, max: 2}
+params:
+  places: [1, 2]
+cards:
+  chip: {count: 6, start: deck}
+zones:
+  deck: {visible: nobody}
+  slot: {per: places, visible: everyone}
+  discard: {visible: everyone}
+setup:
+  - let k = 3
+  - move top of deck to slot[k]
+turn:
+  steps: ["move top of deck to discard"]
+end: {when: "count(deck) == 0"}
+score: 0
+"""
+
+
+def test_a_card_moved_to_a_zone_a_family_does_not_have_names_the_move(write):
+    """Found by fuzzing: `move top of ... to family[k]`, taken and placed in place, failed
+    without a position when k was not in the family."""
+    path = write(SLOTS)
+    exc = stops(lambda: load_game(path).program(2).new_state(0))
+    at(exc, path, "move top of deck to slot[k]")
+
+
+def test_a_card_moved_to_an_alike_zone_a_family_does_not_have_names_the_move(write):
+    path = write(SLOTS.replace("slot: {per: places, visible: everyone}",
+                               "slot: {per: places, visible: everyone, alike: true}"))
+    exc = stops(lambda: load_game(path).program(2).new_state(0))
+    at(exc, path, "move top of deck to slot[k]")
+
+
+def test_an_end_condition_that_fails_names_the_end_condition(write):
+    path = write(SLOTS.replace("  - let k = 3\n  - move top of deck to slot[k]\n", "  - shuffle deck\n")
+                 .replace('end: {when: "count(deck) == 0"}', 'end: {when: "count(slot[count(discard) + 1]) > 0"}'))
+    exc = stops(lambda: play_random(load_game(path).program(2)))
+    at(exc, path, "end: {when:")
+
+
+def test_a_next_player_that_fails_names_the_next_rule(write):
+    path = write(SLOTS.replace("  - let k = 3\n  - move top of deck to slot[k]\n", "  - shuffle deck\n")
+                 .replace('  steps: ["move top of deck to discard"]',
+                          '  next: "count(slot[first(deck).kind])"\n  steps: ["move top of deck to discard"]'))
+    exc = stops(lambda: play_random(load_game(path).program(2)))
+    at(exc, path, "next:")
+
+
+def test_a_first_player_that_fails_names_the_first_rule(write):
+    path = write(SLOTS.replace("  - let k = 3\n  - move top of deck to slot[k]\n", "  - shuffle deck\n")
+                 .replace('  steps: ["move top of deck to discard"]',
+                          '  first: "count(slot[players + 1])"\n  steps: ["move top of deck to discard"]'))
+    exc = stops(lambda: load_game(path).program(2).new_state(0))
+    at(exc, path, "first:")

@@ -157,7 +157,9 @@ class Flow:
 
     # ---- the turn ----
     def emit_start(self) -> None:
-        self.add_code([f"st.current = st.me = ({self.gen.x(self.rules.first, {})}) % {self.layout.players}"], True)
+        first = self.rules.first
+        self.add_code([f"st.current = st.me = ({self.gen.x(first, {})}) % {self.layout.players}"], True,
+                      getattr(first, "pos", None))
 
     def emit_turn_start(self) -> None:
         turns = self.limits.turns
@@ -181,7 +183,7 @@ class Flow:
         first = stmt is rules.steps[0]
         test = [f"if not st.ending and {self.gen.x(rules.end_when, {})}: st.ending = True"] \
             if first or may_change(rules, rules.end_when, body) else []
-        check = self.add_code(test, True)
+        check = self.add_code(test, True, rules.end_when.pos)
         lines = [] if name in rules.finish else [f"if st.ending: return {check}"]
         if self.cov is not None and name is not None:
             lines.append(self.cov.ran(stmt, "step"))
@@ -197,7 +199,7 @@ class Flow:
             "    return -1",
             f"if not st.extra: st.current = ({nxt}) % {self.layout.players}",
             f"return {self.turn_start}",
-        ], False)
+        ], False, getattr(self.rules.next, "pos", None))
 
     # ---- blocks ----
     def emit_block(self, stmts) -> None:

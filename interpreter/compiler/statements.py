@@ -37,7 +37,7 @@ class StatementGen:
 
     def stmt(self, s) -> list:
         """Source lines for a statement, each tagged with its rule (nested statements keep theirs)."""
-        return [line if isinstance(line, Line) else Line(line, s.pos)
+        return [line if getattr(line, "pos", None) is not None else Line(line, s.pos)
                 for line in getattr(self, "l_" + type(s).__name__)(s)]
 
     def l_LetS(self, s):
@@ -215,5 +215,5 @@ class Line(str):
 
 
 def indent(lines: list) -> list:
-    """Lines one level deeper, each keeping its rule."""
-    return [Line("    " + line, getattr(line, "pos", None)) for line in lines]
+    """Lines one level deeper, each keeping its rule (a line that has none yet gets its statement's)."""
+    return [Line("    " + line, line.pos) if isinstance(line, Line) else "    " + line for line in lines]
