@@ -1,0 +1,44 @@
+"""Terminal play as on Yucata: humans and bots at one table, one decision at a time (`cardrules play`).
+
+Everything a human is shown comes from the deciding seat's View (views.py), fed the events of the
+game as that seat saw them (events.for_seat) — never from the real state. The layout is generic:
+  - the seat's own panel first (its own zones, card by card), a ★ on the starting player;
+  - one panel per other seat: its zones, with sizes, the cards known to be in its hidden zones
+    (when the ruleset shows knowledge) and its public zones card by card;
+  - the table: the ruleset's `display.grid` families as a grid of positions (`columns` a row; a cell
+    shows the index and the card of the first family holding one: its name, ? when hidden, [name]
+    when remembered and knowledge is shown, · when empty), then the other zone families sharing the
+    same index list as one table (a row per index value, a column per family), the other table
+    zones as lines;
+  - the legal moves, numbered, in canonical text; typed by number or by text.
+Commands: u undo, s the ordered public piles in draw order (next first), o what may still be in
+each hidden table zone, ? show again, q quit.
+
+How much knowledge is shown is the ruleset's `display.knowledge`: full (perfect memory) or faces
+(only the cards visible now); `--memory-aid` shows the knowledge anyway.
+
+Undo: a seat's own moves can be undone back to the last point where new information reached
+anyone: a move whose events show a seat a card the deciding seat could not see before (a move out
+of a zone hidden from it, with faces shown to someone), a shuffle, or another seat deciding. Such a
+move, and any move that ends the seat's decisions (the turn passes, the game ends), is first
+applied to a copy and only kept once the human confirms it (c), or dropped (u).
+
+Output is plain sequential rich output (no full-screen UI), so it works with piped input.
+Seats are numbered from 0; seat k's bot is seeded with `rng.derive(seed, k)`.
+"""
+from __future__ import annotations
+
+from .display import ordered_families
+from .grid import abbreviate, grid_layout
+from .session import Quit, Session
+from .words import counts_text, plural
+
+__all__ = ["Quit", "Session", "abbreviate", "counts_text", "grid_layout", "ordered_families", "play", "plural"]
+
+
+def play(game, players: int, seed: int, seat_bots: dict, ask=None, console=None,
+         memory_aid: bool = False) -> bool:
+    """Play one game in the terminal; False when a human quit before the end.
+
+    ask(prompt) -> line replaces reading stdin (tests); console receives all output."""
+    return Session(game, players, seed, seat_bots, ask, console, memory_aid).run()

@@ -1,0 +1,252 @@
+"""One game at the table: the seats, the state, the seats' memories, the loop, input and undo."""
+from __future__ import annotations
+
+import sys
+
+from rich.console import Console
+from rich.rule import Rule
+from rich.text import Text
+
+from ...runtime import rng
+from ...seats.bots import make_bot
+from ...runtime.engine import MOVE, SHUFFLE, TURN
+from ...errors import RuleRuntimeError
+from ...runtime.events import for_seat
+from ...seats.views import Observer
+from ..safe_text import clipped
+from .display import Display
+from .grid import Grid
+from .overview import Overview
+from .result import Result
+from .screen import Screen
+from .story import Story
+from .typed_moves import TypedMoves
+
+QUIT = ("q", "quit", "exit")
+BLANK_LINES = 40          # what "clears" the screen between two human seats (a pipe cannot be cleared)
+
+
+class Quit(Exception):
+    """The human typed q (or the input ended)."""
+
+
+def _isatty(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+class Session(Screen, Grid, Story, TypedMoves, Overview, Result):
+    """One game in the terminal: who sits where, the state, the seats' memories, input and output."""
+
+    def __init__(self, game, players: int, seed: int, seat_bots: dict, ask=None, console=None,
+                 memory_aid: bool = False):
+        self.game, self.players, self.seed = game, players, seed
+        self.program = p = game.program(players)
+        self.console = console or Console(highlight=False)
+        self.ask = ask
+        self.bot_names = dict(seat_bots)
+        self.bots = {k: make_bot(name, rng.derive(seed, k)) for k, name in seat_bots.items()}
+        self.humans = [k for k in range(players) if k not in self.bots]
+        self.display = Display(p, memory_aid)
+        self.full, self.ordered, self.grid = self.display.full, self.display.ordered, self.display.grid
+        self.st = p.new_state(seed, log=True)
+        self.undo_stack: list = []          # (state before, move text) of the decider's own moves
+        self.no_undo = "you have made no move yet"
+        self.memory: dict = {}              # seat -> (Observer, events of st.log read)
+        self.seen: dict = {}                # human seat -> events of st.log shown to it
+        self.last_human = None
+        self._starter = None
+
+    # ---- output ----
+    def say(self, text: str = "") -> None:
+        self.console.print(Text(text))
+
+    def who(self, seat: int) -> str:
+        return self.bot_names.get(seat, "you" if len(self.humans) == 1 else "human")
+
+    def read(self, prompt: str) -> str:
+        """One line of input; read lines are echoed (unless typed at a terminal) so that a transcript
+        reads like a session."""
+        if self.ask is None:
+            if _isatty(sys.stdin) and self.console.is_terminal:
+                try:
+                    return self.console.input(prompt)
+                except EOFError:
+                    self.say()
+                    raise Quit from None
+            self.console.print(Text(prompt), end="")
+            line = sys.stdin.readline()
+            if not line:
+                self.say()
+                raise Quit
+            line = line.rstrip("\r\n")
+        else:
+            try:
+                line = self.ask(prompt)
+            except (EOFError, StopIteration):
+                self.say(prompt)
+                raise Quit from None
+            self.console.print(Text(prompt), end="")
+        self.say(clipped(line, 200))      # the echo: short, control characters escaped
+        return line
+
+    # ---- the seats' memories ----
+    def view(self, seat: int):
+        """What `seat` knows now, from the events it saw (kept up to date incrementally)."""
+        log = self.st.log
+        obs, n = self.memory.get(seat, (None, 0))
+        if obs is None or n > len(log):
+            obs, n = Observer(self.program, seat), 0
+        obs.observe_all(for_seat(self.program, log[n:], seat))
+        self.memory[seat] = (obs, len(log))
+        return obs.view()
+
+    def set_state(self, st) -> None:
+        """Go back to an earlier state: the memories are rebuilt from its log."""
+        self.st = st
+        self.memory.clear()
+
+    def starter(self):
+        """The seat of the first turn (everyone sees whose turn it is)."""
+        if self._starter is None:
+            self._starter = next((e[1] for e in self.st.log if e[0] == TURN), None)
+        return self._starter
+
+    def reveals(self, events: list, seat: int) -> bool:
+        """Whether events bring new information to anyone: a card face out of a zone `seat` cannot see
+        shown to some seat, or a shuffle."""
+        vis, bit = self.program.zone_vis, 1 << seat
+        for e in events:
+            if e[0] == SHUFFLE or (e[0] == MOVE and e[4] and not vis[e[1]] & bit):
+                return True
+        return False
+
+    # ---- the loop ----
+    def run(self) -> bool:
+        """Play to the end; False when a human quit (q or end of input)."""
+        seats = ", ".join(f"seat {k}: {self.who(k)}" for k in range(self.players))
+        self.say(f"{self.game.name}, {self.players} players, seed {self.seed} ({seats})")
+        if not self.full:
+            self.say("this ruleset shows only the cards visible now (display.knowledge: faces); "
+                     "--memory-aid shows what you know")
+        try:
+            while not self.st.over:
+                st = self.st
+                legal = self.program.legal_moves(st)
+                if not legal:
+                    raise RuleRuntimeError(st.pending.pos, f"decision '{st.pending.name}' has no legal "
+                                           f"option for seat {st.decider} in turn {st.turn}")
+                if st.decider in self.bots:
+                    self.bot_move(legal)
+                else:
+                    self.human_decision(legal)
+        except Quit:
+            self.say(f"game abandoned in turn {self.st.turn}.")
+            return False
+        self.show_result()
+        return True
+
+    def bot_move(self, legal: list) -> None:
+        """A bot decides; its move is shown through the events the humans saw."""
+        st, seat = self.st, self.st.decider
+        n = len(st.log)
+        move = self.bots[seat].choose(self.program, st, legal)
+        self.program.apply(st, move)
+        self.undo_stack.clear()
+        self.no_undo = f"seat {seat} decided since your last move"
+        self.report(f"seat {seat} ({self.bot_names[seat]})", st.log[n:], self.humans)
+
+    def human_decision(self, legal: list) -> None:
+        """Ask the deciding human until the state changes (a move kept, or an undo)."""
+        seat = self.st.decider
+        if len(self.humans) > 1 and seat != self.last_human:
+            self.pass_screen(seat)
+        self.last_human = seat
+        self.show(seat, legal)
+        while True:
+            line = self.read(f"seat {seat}> ").strip()
+            cmd = line.lower()
+            if not line:
+                continue
+            if cmd in QUIT:
+                raise Quit
+            if cmd in ("?", "h", "help"):
+                self.show(seat, legal)
+            elif cmd == "s":
+                self.show_piles(seat)
+            elif cmd == "o":
+                self.show_overview(seat)
+            elif cmd == "c":
+                self.say("nothing to confirm: choose a move first")
+            elif cmd == "u":
+                if self.undo():
+                    return
+            else:
+                move = self.parse(line, legal)
+                if move is not None and self.try_move(seat, move):
+                    return
+                if move is not None:
+                    self.show_moves(legal)
+
+    def try_move(self, seat: int, move) -> bool:
+        """Apply the move on a copy; keep it at once, or after confirmation when it reveals new cards
+        or ends the seat's decisions. True when the move was kept."""
+        st, program = self.st, self.program
+        text = program.move_text(st, move)
+        trial = st.clone()
+        n = len(st.log)
+        program.apply(trial, move)
+        new = trial.log[n:]
+        if self.reveals(new, seat):
+            why = "this reveals new cards"
+        elif trial.over:
+            why = "this ends the game"
+        elif trial.decider != seat:
+            why = f"this ends your decisions (seat {trial.decider} decides next)"
+        else:
+            why = None
+        if why:
+            self.say(f"{text} — {why}: c to confirm, u to undo")
+            while True:
+                answer = self.read(f"seat {seat} confirm (c/u)> ").strip().lower()
+                if answer == "c":
+                    break
+                if answer == "u":
+                    self.say(f"undone: {text}")
+                    return False
+                if answer in QUIT:
+                    raise Quit
+                self.say("type c to confirm or u to undo")
+            self.undo_stack.clear()
+            self.no_undo = f"you confirmed '{text}'" + (" and new cards were revealed" if "reveals" in why else "")
+        else:
+            self.undo_stack.append((st, text))
+        self.st = trial
+        self.report("you" if len(self.humans) == 1 else f"seat {seat}",
+                    for_seat(program, new, seat), [seat])
+        return True
+
+    def undo(self) -> bool:
+        """Take back the seat's last move of this turn; False (and why) when there is none."""
+        if not self.undo_stack:
+            self.say(f"nothing to undo: {self.no_undo}")
+            return False
+        st, text = self.undo_stack.pop()
+        self.set_state(st)
+        self.say(f"undone: {text}")
+        return True
+
+    def pass_screen(self, seat: int) -> None:
+        """Between two human seats: hide the previous seat's screen, wait, then recap for the next."""
+        self.console.print(Rule())
+        for _ in range(BLANK_LINES):
+            self.console.print()
+        self.console.print(Rule(Text(f"pass to seat {seat}")))
+        self.say(f"— pass to seat {seat} —")
+        self.read(f"seat {seat}, press Enter when ready ")
+        start = self.seen.get(seat)
+        if start is not None and start < len(self.st.log):
+            self.report(f"seat {seat}, since you last looked",
+                        for_seat(self.program, self.st.log[start:], seat), [seat])
