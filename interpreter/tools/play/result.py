@@ -13,6 +13,11 @@ class Result:
         (None where it depends on cards hidden from that seat)."""
         return [None] * self.players
 
+    def shown_values(self, seat: int) -> list:
+        """The values the ruleset's display section asks to show, as `seat` may know them:
+        [(owning seat or None for the table, label, text)]."""
+        return []
+
     def show_result(self) -> None:
         prog, st = self.program, self.st
         result = prog.result(st)

@@ -105,7 +105,11 @@ class Screen:
         self.show_moves(legal)
 
     def show_moves(self, legal: list) -> None:
-        self.say("legal moves:")
-        for i, m in enumerate(legal, 1):
-            self.say(f"  {i:>2}. {self.program.move_text(self.st, m)}")
+        shown = self.shown_moves(legal)
+        if shown.hint is not None:
+            self.say(shown.hint)
+        else:
+            self.say("legal moves:")
+            for key, _, text in shown.entries:
+                self.say(f"  {key:>2}. {text}")
         self.say(HELP)

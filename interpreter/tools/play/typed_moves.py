@@ -9,8 +9,20 @@ from ..safe_text import clipped
 NUMBER = re.compile(r"[+-]?[0-9]+")          # ASCII digits only: int() of other digits may fail
 
 
+class MoveList:
+    """The legal moves as shown: (key typed to choose it, move, its text) in the order shown, and
+    a hint printed instead of the list when the moves are better chosen another way (or None)."""
+
+    def __init__(self, entries: list, hint: str | None = None):
+        self.entries, self.hint = entries, hint
+
+
 class TypedMoves:
     """The input part of a Session: a typed line to a legal move."""
+
+    def shown_moves(self, legal: list) -> MoveList:
+        """The legal moves in the order the screen lists them, each with the key that chooses it."""
+        return MoveList([(str(i), m, self.program.move_text(self.st, m)) for i, m in enumerate(legal, 1)])
 
     def parse(self, line: str, legal: list):
         """The move a line names (by number or canonical text), or None after saying why not; any
