@@ -23,6 +23,7 @@ from .story import Story
 from .typed_moves import TypedMoves
 
 QUIT = ("q", "quit", "exit")
+HELP = ("?", "h", "help")
 BLANK_LINES = 40          # what "clears" the screen between two human seats (a pipe cannot be cleared)
 
 
@@ -159,11 +160,14 @@ class Session(Screen, Grid, Story, TypedMoves, Overview, Result):
         self.report(f"seat {seat} ({self.bot_names[seat]})", st.log[n:], self.humans)
 
     def human_decision(self, legal: list) -> None:
-        """Ask the deciding human until the state changes (a move kept, or an undo)."""
+        """Ask the deciding human until the state changes (a move kept, or an undo); a decision
+        with one legal move is taken without asking (see try_move)."""
         seat = self.st.decider
         if len(self.humans) > 1 and seat != self.last_human:
             self.pass_screen(seat)
         self.last_human = seat
+        if len(legal) == 1 and self.try_move(seat, legal[0], only=True):
+            return
         self.show(seat, legal)
         while True:
             line = self.read(f"seat {seat}> ").strip()
@@ -172,7 +176,9 @@ class Session(Screen, Grid, Story, TypedMoves, Overview, Result):
                 continue
             if cmd in QUIT:
                 raise Quit
-            if cmd in ("?", "h", "help"):
+            if cmd in HELP:
+                self.show_help(legal)
+            elif cmd == "r":
                 self.show(seat, legal)
             elif cmd == "s":
                 self.show_piles(seat)
@@ -190,25 +196,36 @@ class Session(Screen, Grid, Story, TypedMoves, Overview, Result):
                 if move is not None:
                     self.show_moves(legal)
 
-    def try_move(self, seat: int, move) -> bool:
+    def confirm_reason(self, trial, new: list, seat: int):
+        """Why a move must be confirmed before it is kept (or None): after it nothing can be undone."""
+        if self.reveals(new, seat):
+            return "this reveals new cards"
+        if trial.over:
+            return "this ends the game"
+        if trial.decider != seat:
+            return f"this ends your decisions (seat {trial.decider} decides next)"
+        return None
+
+    def try_move(self, seat: int, move, only: bool = False) -> bool:
         """Apply the move on a copy; keep it at once, or after confirmation when it reveals new cards
-        or ends the seat's decisions. True when the move was kept."""
+        or ends the seat's decisions. True when the move was kept. The only legal move (`only`) is
+        taken with a note: asking could only let the player take back an earlier move of the turn,
+        so it asks only when there is one that this move would make final; it is never undone by
+        itself (undo goes back past it to the move chosen before)."""
         st, program = self.st, self.program
         text = program.move_text(st, move)
         trial = st.clone()
         n = len(st.log)
         program.apply(trial, move)
         new = trial.log[n:]
-        if self.reveals(new, seat):
-            why = "this reveals new cards"
-        elif trial.over:
-            why = "this ends the game"
-        elif trial.decider != seat:
-            why = f"this ends your decisions (seat {trial.decider} decides next)"
-        else:
-            why = None
-        if why:
+        why = self.confirm_reason(trial, new, seat)
+        asked = why is not None and (bool(self.undo_stack) or not only)
+        if only:
+            self.say(f"only one move: {text} — " + (f"{why}: c to confirm, u to go back (then u takes back "
+                                                   f"'{self.undo_stack[-1][1]}')" if asked else "taken"))
+        elif asked:
             self.say(f"{text} — {why}: c to confirm, u to undo")
+        if asked:
             while True:
                 answer = self.read(f"seat {seat} confirm (c/u)> ").strip().lower()
                 if answer == "c":
@@ -219,13 +236,20 @@ class Session(Screen, Grid, Story, TypedMoves, Overview, Result):
                 if answer in QUIT:
                     raise Quit
                 self.say("type c to confirm or u to undo")
+        revealed = why is not None and "reveals" in why
+        if asked:
+            self.no_undo = f"you confirmed '{text}'" + (" and new cards were revealed" if revealed else "")
+        elif why:
+            self.no_undo = f"'{text}' was your only move" + (" and revealed new cards" if revealed else "")
+        if why:
             self.undo_stack.clear()
-            self.no_undo = f"you confirmed '{text}'" + (" and new cards were revealed" if "reveals" in why else "")
-        else:
+        elif not only:
             self.undo_stack.append((st, text))
         self.st = trial
         self.report("you" if len(self.humans) == 1 else f"seat {seat}",
                     for_seat(program, new, seat), [seat])
+        if only:                # not shown a screen: what it saw until now was just reported
+            self.seen[seat] = len(trial.log)
         return True
 
     def undo(self) -> bool:

@@ -1,12 +1,18 @@
-"""A move typed by a human: by number or by text, any line refused with a reason."""
+"""A move typed by a human: by the key shown with it (its number in the list; for a choice of a
+number or of a grid position, the value itself) or by any part of its text that names one move
+only; any line refused with a reason."""
 from __future__ import annotations
 
+import dataclasses
 import re
 
-from ...errors import IllegalMove
+from ...frontend import ir
+from ...runtime.decisions import normalise, show
 from ..safe_text import clipped
 
 NUMBER = re.compile(r"[+-]?[0-9]+")          # ASCII digits only: int() of other digits may fail
+CANDIDATES = 6            # moves named in a "did you mean" before "…"
+RANGES = 12               # runs of values named in a hint before "…"
 
 
 class MoveList:
@@ -17,29 +23,246 @@ class MoveList:
         self.entries, self.hint = entries, hint
 
 
+def shown_order(kind: str, legal: list) -> list:
+    """The legal moves in the order a player reads them: options in their order in the ruleset,
+    cards by type in declaration order (the same types together, fewer cards first); the values
+    of a list in its order. The engine's own order (bots and records use it) is left alone."""
+    if kind == "cards":
+        return sorted(legal, key=_cards_key)
+    if kind == "options":
+        return sorted(legal, key=lambda m: (m[0], *_cards_key(m[1] or ())))
+    return list(legal)
+
+
+def _cards_key(payload) -> tuple:
+    return tuple(t for t, _ in payload), tuple(n for _, n in payload)
+
+
+def is_number(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def ranges(values: list) -> str:
+    """'1 to 4, 6, 8 to 50': the values in order, runs of whole numbers joined."""
+    nums = sorted(v for v in values if is_number(v))
+    runs: list = []
+    for n in nums:
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    parts = [str(a) if a == b else f"{a}, {b}" if b == a + 1 else f"{a} to {b}" for a, b in runs]
+    parts += [show(v) for v in values if not is_number(v)]
+    return ", ".join(parts[:RANGES]) + (", …" if len(parts) > RANGES else "")
+
+
+def grid_choices(rules, families: list) -> set:
+    """The positions (file, line, col) of the value choices whose values are positions of the
+    grid: chosen from a grid family's index list, or used in the `where` as an index of one."""
+    decls = [rules.zone_by_name[name] for name in families]
+    lists = {d.per.fn.name for d in decls if isinstance(d.per, ir.UserCall) and not d.per.args}
+    out, seen, todo = set(), set(), [rules.setup, rules.steps, rules.procedures]
+    while todo:
+        x = todo.pop()
+        if isinstance(x, (list, tuple)):
+            todo.extend(x)
+        elif isinstance(x, dict):
+            todo.extend(x.values())
+        elif isinstance(x, (ir.Stmt, ir.Option)) and id(x) not in seen:
+            seen.add(id(x))
+            if isinstance(x, ir.ChooseS) and x.values is not None:
+                v = x.values
+                if (isinstance(v, ir.UserCall) and not v.args and v.fn.name in lists) or \
+                        _indexes(x.where, x.slot, families):
+                    out.add((x.pos.file, x.pos.line, x.pos.col))
+            todo.extend(getattr(x, f.name) for f in dataclasses.fields(x))
+    return out
+
+
+def _indexes(e, slot: int, families: list) -> bool:
+    """Whether expression e (not the bodies of the functions it calls) indexes one of the
+    families with local `slot`."""
+    if isinstance(e, ir.ZoneRef) and e.decl.name in families and isinstance(e.index, ir.Local) \
+            and e.index.slot == slot:
+        return True
+    if not isinstance(e, ir.Expr):
+        return False
+    for f in dataclasses.fields(e):
+        v = getattr(e, f.name)
+        if any(_indexes(x, slot, families) for x in (v if isinstance(v, tuple) else (v,))):
+            return True
+    return False
+
+
+def _words(text: str) -> list:
+    return text.replace("×", "*").lower().split()
+
+
+def _terms(text: str) -> str:
+    """A move's text after its name, compared loosely: spaces and case ignored, × for *, card
+    terms in any order."""
+    t = "".join(text.split()).replace("×", "*").lower()
+    return "+".join(sorted(t.split("+"))) if "*" in t and "+" in t else t
+
+
+def _wordy(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
+
+
+def _find(text: str, word: str, start: int, whole: bool) -> int:
+    """Where word occurs in text from start (-1 if nowhere); when whole, only where it is not
+    part of a longer name or number ('cans:1' is not in 'cans:12')."""
+    i = text.find(word, start)
+    while whole and i >= 0:
+        before = i > 0 and _wordy(text[i - 1]) and _wordy(word[0])
+        end = i + len(word)
+        after = end < len(text) and _wordy(text[end]) and _wordy(word[-1])
+        if not before and not after:
+            break
+        i = text.find(word, i + 1)
+    return i
+
+
+def _contains(text: str, words: list, whole: bool) -> bool:
+    """Whether the words occur in text in this order, one after another."""
+    at = 0
+    for w in words:
+        i = _find(text, w, at, whole)
+        if i < 0:
+            return False
+        at = i + len(w)
+    return True
+
+
+def text_matches(line: str, texts: list) -> list:
+    """The indices of the texts a typed line names, by the best kind of match any text gives:
+    the whole text (spaces, case and the order of card terms ignored); the text after the
+    move's name; the line's words in order as whole words; as parts of words."""
+    want, words = normalise(line), _words(line)
+    if not words:
+        return []
+    terms = _terms(line)
+    tiers = (lambda t: normalise(t) == want,
+             lambda t: ":" in t and _terms(t.partition(":")[2]) == terms,
+             lambda t: _contains(t.lower(), words, True),
+             lambda t: _contains(t.lower(), words, False))
+    for fits in tiers:
+        found = [i for i, t in enumerate(texts) if fits(t)]
+        if found:
+            return found
+    return []
+
+
 class TypedMoves:
-    """The input part of a Session: a typed line to a legal move."""
+    """The input part of a Session: the moves as listed, and a typed line to a legal move."""
+
+    def value_keyed(self, legal: list) -> bool:
+        """Whether the moves are typed as their values: a choice of a value among numbers (a
+        number typed is then always a value, never a place in a list)."""
+        return self.st.pending.kind == "value" and any(is_number(m[0]) for m in legal)
+
+    def grid_choice(self, legal: list) -> bool:
+        """Whether the moves are positions of the grid (display.grid), typed as shown in its cells."""
+        if not self.grid or self.st.pending.kind != "value":
+            return False
+        at = getattr(self, "_grid_choices", None)
+        if at is None:
+            at = self._grid_choices = grid_choices(self.program.rules, self.grid[0])
+        pos, family = self.st.pending.pos, self.program.family[self.grid[0][0]]
+        return (pos.file, pos.line, pos.col) in at and all(m[0] in family for m in legal)
 
     def shown_moves(self, legal: list) -> MoveList:
         """The legal moves in the order the screen lists them, each with the key that chooses it."""
-        return MoveList([(str(i), m, self.program.move_text(self.st, m)) for i, m in enumerate(legal, 1)])
+        st, text = self.st, self.program.move_text
+        dec = st.pending
+        moves = shown_order(dec.kind, legal)
+        grid = self.grid_choice(legal)
+        if not (grid or self.value_keyed(legal)):
+            return MoveList([(str(i), m, text(st, m)) for i, m in enumerate(moves, 1)])
+        entries = [(show(m[0]), m, text(st, m)) for m in moves]
+        values = ranges([m[0] for m in moves])
+        if grid:
+            return MoveList(entries, f"{dec.name}: type a position shown in the grid ({values})")
+        return MoveList(entries, f"{dec.name}: type the value itself ({values})")
 
     def parse(self, line: str, legal: list):
-        """The move a line names (by number or canonical text), or None after saying why not; any
-        line (a number of any length, any characters) gets a reason, never an error."""
+        """The move a line names (by its key or any part of its text), or None after saying why
+        not; any line (a number of any length, any characters) gets a reason, never an error."""
+        shown = self.shown_moves(legal)
+        entries, line = shown.entries, line.strip()
+        keyed = shown.hint is not None
         if NUMBER.fullmatch(line):
-            n = int(line) if len(line) <= 9 else 0          # beyond Python's digit limit too: no such move
-            if 1 <= n <= len(legal):
-                return legal[n - 1]
-            self.say(f"there is no move {clipped(line, 20)}: type 1 to {len(legal)}, a move's text, or ? for help")
+            n = int(line) if len(line) <= 9 else None      # beyond Python's digit limit too: no such move
+            if keyed:
+                found = [m for _, m, _ in entries if is_number(m[0]) and m[0] == n]
+                if found:
+                    return found[0]
+                self.say(f"there is no {self.st.pending.name} {clipped(line, 20)} now: {shown.hint.partition(': ')[2]}"
+                         ", or ? for help")
+                return None
+            if n is not None and 1 <= n <= len(entries):
+                return entries[n - 1][1]
+            self.say(f"there is no move {clipped(line, 20)}: type 1 to {len(entries)}, any part of a move's "
+                     "text, or ? for help")
             return None
-        longest = max(len(self.program.move_text(self.st, m)) for m in legal)
+        if keyed:
+            key = " ".join(line.split()).lower()
+            found = [m for k, m, _ in entries if k.lower() == key]
+            if found:
+                return found[0]
+        longest = max(len(t) for _, _, t in entries)
         if len(line) > 2 * longest + 20:
-            self.say(f"that is not a move: {len(line):,} characters, longer than any legal move; type 1 to "
-                     f"{len(legal)}, a move's text, or ? for help")
+            self.say(f"that is not a move: {len(line):,} characters, longer than any legal move; type "
+                     f"{self.how_to_type(shown)}, or ? for help")
             return None
-        try:
-            return self.program.parse_move(self.st, line)
-        except IllegalMove as exc:
-            self.say(clipped(str(exc), 2000))
+        return self.match_text(line, shown)
+
+    def how_to_type(self, shown: MoveList) -> str:
+        if shown.hint is not None:
+            return shown.hint.partition(": type ")[2] + " or any part of a move's text"
+        return f"1 to {len(shown.entries)} or any part of a move's text"
+
+    def match_text(self, line: str, shown: MoveList):
+        """The one move whose text the line names, or None after saying why not."""
+        texts = [t for _, _, t in shown.entries]
+        found = text_matches(line, texts)
+        if len(found) == 1:
+            return shown.entries[found[0]][1]
+        quoted = f"'{clipped(line, 60)}'"
+        if not found:
+            self.say(f"{quoted} is not a legal move for seat {self.st.decider} now: no legal move's text "
+                     f"contains it; type {self.how_to_type(shown)}, or ? for help")
             return None
+        named = ", ".join(texts[i] for i in found[:CANDIDATES]) + (" …" if len(found) > CANDIDATES else "")
+        self.say(f"{quoted} fits {len(found)} moves — did you mean: {named}? type more of its text, "
+                 f"or {'its key' if shown.hint else 'its number'}")
+        return None
+
+    def show_help(self, legal: list) -> None:
+        """How to type a move in this decision, and the commands."""
+        shown = self.shown_moves(legal)
+        first = shown.entries[0][2]
+        part = re.split(r"[\s*+]+", first.partition(":")[2].strip())[-1]
+        example = f"'{first}'" + (f" or '{part}'" if part and shown.hint is None else "")
+        self.say("how to choose a move:")
+        self.say(f"  · {shown.hint}" if shown.hint is not None
+                 else f"  · type its number in the list (1 to {len(shown.entries)})")
+        self.say("  · or its text, or any part of it that fits one move only:")
+        self.say(f"    e.g. {example}")
+        self.say("    (case and spaces do not matter, × stands for *; a part that fits")
+        self.say("    several moves lists them)")
+        self.say("  · a decision with only one legal move is taken for you, with a note")
+        self.say("commands:")
+        for key, what in HELP_COMMANDS:
+            self.say(f"  {key:<11}{what}")
+
+
+HELP_COMMANDS = [
+    ("u", "take back your last move of this turn"),
+    ("c", "confirm a move that asks for it"),
+    ("s", "the piles you see in draw order, next card first"),
+    ("o", "what may still be in each hidden zone (when knowledge is shown)"),
+    ("r", "show the screen again"),
+    ("?, h, help", "this help"),
+    ("q", "quit"),
+]
