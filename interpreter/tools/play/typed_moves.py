@@ -105,19 +105,22 @@ def _terms(text: str) -> str:
     return "+".join(sorted(t.split("+"))) if "*" in t and "+" in t else t
 
 
-def _wordy(ch: str) -> bool:
-    return ch.isalnum() or ch == "_"
+def _joins(a: str, b: str, whole: bool) -> bool:
+    """Whether characters a and b, side by side, are one name or number: word characters when
+    whole, digits always (a number is never a part of a longer one: '1' is not in '12')."""
+    if whole:
+        return (a.isalnum() or a == "_") and (b.isalnum() or b == "_")
+    return a.isdigit() and b.isdigit()
 
 
 def _find(text: str, word: str, start: int, whole: bool) -> int:
-    """Where word occurs in text from start (-1 if nowhere); when whole, only where it is not
-    part of a longer name or number ('cans:1' is not in 'cans:12')."""
+    """Where word occurs in text from start (-1 if nowhere), not glued to the characters beside
+    it (see _joins: 'cans:1' is never found in 'cans:12')."""
     i = text.find(word, start)
-    while whole and i >= 0:
-        before = i > 0 and _wordy(text[i - 1]) and _wordy(word[0])
+    while i >= 0:
         end = i + len(word)
-        after = end < len(text) and _wordy(text[end]) and _wordy(word[-1])
-        if not before and not after:
+        if not (i > 0 and _joins(text[i - 1], word[0], whole)) and \
+                not (end < len(text) and _joins(word[-1], text[end], whole)):
             break
         i = text.find(word, i + 1)
     return i
@@ -137,7 +140,7 @@ def _contains(text: str, words: list, whole: bool) -> bool:
 def text_matches(line: str, texts: list) -> list:
     """The indices of the texts a typed line names, by the best kind of match any text gives:
     the whole text (spaces, case and the order of card terms ignored); the text after the
-    move's name; the line's words in order as whole words; as parts of words."""
+    move's name; the line's words in order as whole words; as parts of words (never of numbers)."""
     want, words = normalise(line), _words(line)
     if not words:
         return []
