@@ -10,9 +10,12 @@ game as that seat saw them (events.for_seat) — never from the real state. The 
     when remembered and knowledge is shown, · when empty), then the other zone families sharing the
     same index list as one table (a row per index value, a column per family), the other table
     zones as lines;
-  - the legal moves, numbered, in canonical text; typed by number or by text.
+  - the legal moves in one order (options as declared, cards by type), numbered, in canonical
+    text; typed by number or any unambiguous part of the text; a choice of a number or of a grid
+    position is typed as the value itself, and lists no numbers (typed_moves.py); a decision
+    with one legal move is taken with a note.
 Commands: u undo, s the ordered public piles in draw order (next first), o what may still be in
-each hidden table zone, ? show again, q quit.
+each hidden table zone, r the screen again, ? help, q quit.
 
 How much knowledge is shown is the ruleset's `display.knowledge`: full (perfect memory) or faces
 (only the cards visible now); `--memory-aid` shows the knowledge anyway.

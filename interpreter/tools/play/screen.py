@@ -13,7 +13,8 @@ from ...runtime.decisions import show
 from .words import counts_text, plural
 
 STAR = "★"
-HELP = "type a move (as listed, or any part of its text) · u undo · s piles in draw order · o overview · r screen again · ? help · q quit"
+HELP = ("type a move (as listed, or any part of its text) · u undo · s piles in draw order · o overview · "
+        "r screen again · ? help · q quit")
 
 
 class Screen:
