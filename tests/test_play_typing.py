@@ -499,3 +499,24 @@ def test_every_shipped_ruleset_can_be_played_to_the_end_by_typed_input(ruleset):
         if e[0] == DECIDE:
             prog.play(st, e[3])
     assert st.over and prog.result(st) == prog.result(s.st)
+
+
+def test_at_hot_seat_a_lone_move_is_taken_only_after_the_screen_is_passed(typing_game):
+    """The note names the move (a lone card move would name the seat's own cards): it comes after
+    the pass screen, never on the previous player's screen."""
+    def script(s, prompt):
+        if "press Enter" in prompt:
+            return ""
+        if "confirm" in prompt:
+            return "c"
+        if s.st.current == 1 and s.st.pending.name == "act":
+            return "q"
+        return {"act": "pass", "amount": "2"}[s.st.pending.name]
+
+    s = session(typing_game, script, bots={})
+    s.run()
+    out = s.out.getvalue()
+    passed = out.index("seat 1, press Enter when ready")
+    note = out.index("only one move: go — taken", passed)
+    assert passed < note < out.index("seat 1> ")
+    assert out.count("only one move: go — taken") == 2       # seat 0's turn 1 and seat 1's turn 2
