@@ -17,10 +17,12 @@ RANGES = 12               # runs of values named in a hint before "…"
 
 class MoveList:
     """The legal moves as shown: (key typed to choose it, move, its text) in the order shown, and
-    a hint printed instead of the list when the moves are better chosen another way (or None)."""
+    a hint printed instead of the list when the moves are better chosen another way (or None);
+    by_value: the keys are the values chosen (a number choice, grid positions), not numbers
+    in the list."""
 
-    def __init__(self, entries: list, hint: str | None = None):
-        self.entries, self.hint = entries, hint
+    def __init__(self, entries: list, hint: str | None = None, by_value: bool = False):
+        self.entries, self.hint, self.by_value = entries, hint, by_value
 
 
 def shown_order(kind: str, legal: list) -> list:
@@ -185,17 +187,17 @@ class TypedMoves:
         entries = [(show(m[0]), m, text(st, m)) for m in moves]
         values = ranges([m[0] for m in moves])
         if grid:
-            return MoveList(entries, f"{dec.name}: type a position shown in the grid ({values})")
-        return MoveList(entries, f"{dec.name}: type the value itself ({values})")
+            return MoveList(entries, f"{dec.name}: type a position shown in the grid ({values})", True)
+        return MoveList(entries, f"{dec.name}: type the value itself ({values})", True)
 
     def parse(self, line: str, legal: list):
         """The move a line names (by its key or any part of its text), or None after saying why
         not; any line (a number of any length, any characters) gets a reason, never an error."""
         shown = self.shown_moves(legal)
         entries, line = shown.entries, line.strip()
-        keyed = shown.hint is not None
+        keyed = shown.by_value
         if NUMBER.fullmatch(line):
-            n = int(line) if len(line) <= 9 else None      # beyond Python's digit limit too: no such move
+            n = int(line) if len(line) <= 100 else None    # far below Python's digit limit: no such move
             if keyed:
                 found = [m for _, m, _ in entries if is_number(m[0]) and m[0] == n]
                 if found:
@@ -221,7 +223,7 @@ class TypedMoves:
         return self.match_text(line, shown)
 
     def how_to_type(self, shown: MoveList) -> str:
-        if shown.hint is not None:
+        if shown.by_value:
             return shown.hint.partition(": type ")[2] + " or any part of a move's text"
         return f"1 to {len(shown.entries)} or any part of a move's text"
 
@@ -238,7 +240,7 @@ class TypedMoves:
             return None
         named = ", ".join(texts[i] for i in found[:CANDIDATES]) + (" …" if len(found) > CANDIDATES else "")
         self.say(f"{quoted} fits {len(found)} moves — did you mean: {named}? type more of its text, "
-                 f"or {'its key' if shown.hint else 'its number'}")
+                 f"or {'its value' if shown.by_value else 'its number'}")
         return None
 
     def show_help(self, legal: list) -> None:
@@ -246,9 +248,9 @@ class TypedMoves:
         shown = self.shown_moves(legal)
         first = shown.entries[0][2]
         part = re.split(r"[\s*+]+", first.partition(":")[2].strip())[-1]
-        example = f"'{first}'" + (f" or '{part}'" if part and shown.hint is None else "")
+        example = f"'{first}'" + (f" or '{part}'" if part and not shown.by_value else "")
         self.say("how to choose a move:")
-        self.say(f"  · {shown.hint}" if shown.hint is not None
+        self.say(f"  · {shown.hint}" if shown.by_value
                  else f"  · type its number in the list (1 to {len(shown.entries)})")
         self.say("  · or its text, or any part of it that fits one move only:")
         self.say(f"    e.g. {example}")
