@@ -9,6 +9,8 @@ import random
 import re
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as hs
 from rich.console import Console
 
 from helpers import RULESET
@@ -270,6 +272,24 @@ def test_any_line_of_any_length_or_content_is_refused_with_a_reason(typing_game,
     move, said = typed(s, line)
     assert move is None and s.st == st
     assert said.strip() and len(said) < 2000 and "\x1b" not in said and "Traceback" not in said
+
+
+AT_DECISION: dict = {}
+
+
+@settings(max_examples=150, deadline=None, database=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(line=hs.one_of(hs.text(max_size=40), hs.from_regex(r"[a-z0-9*:+ ]{1,30}", fullmatch=True)),
+       decision=hs.sampled_from(["act", "amount"]))
+def test_any_typed_line_makes_a_legal_move_or_is_refused_with_a_reason(typing_game, line, decision):
+    s = AT_DECISION.get(decision)
+    if s is None:                # one table per decision: a refused line changes nothing in it
+        s = AT_DECISION[decision] = quiet(typing_game)
+        to_decision(s, decision)
+    st, legal = s.st.clone(), s.program.legal_moves(s.st)
+    move, said = typed(s, line)
+    assert s.st == st
+    assert move in legal if move is not None else said.strip()
 
 
 @pytest.mark.parametrize("line", HOSTILE, ids=lambda x: repr(x[:12]))
