@@ -37,10 +37,12 @@ def shown_order(kind: str, legal: list) -> list:
 
 
 def _cards_key(payload) -> tuple:
+    """A card move's place in the list: the types it takes, then how many of each."""
     return tuple(t for t, _ in payload), tuple(n for _, n in payload)
 
 
 def is_number(value) -> bool:
+    """Whether a value is a whole number (true and false are not)."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -97,6 +99,7 @@ def _indexes(e, slot: int, families: list) -> bool:
 
 
 def _words(text: str) -> list:
+    """The words of a typed line, lower case, × read as *."""
     return text.replace("×", "*").lower().split()
 
 
