@@ -509,6 +509,8 @@ def test_every_shipped_ruleset_can_be_played_to_the_end_by_typed_input(ruleset):
     assert s.run() is True and s.st.over
     assert len(forms) > 5
     # every typed line made the move it was typed for (no line was refused: one line a decision)
+    out = s.out.getvalue()
+    assert "is not a legal move" not in out and "did you mean" not in out and "there is no " not in out
     for before, move, line in forms:
         decided = s.st.log[len(before.log)]
         assert decided[0] == DECIDE and decided[3] == move, line
