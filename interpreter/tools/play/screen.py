@@ -47,8 +47,12 @@ class Screen:
         """One seat's zones and variables, as seat v.seat knows them."""
         prog = self.program
         lines = [f"{self.zone_label(z)}: {self.zone_text(v, z)}"
-                 for z in range(len(prog.zone_names)) if prog.zone_owner[z] == p and prog.zone_decl[z].per_player]
+                 for z in range(len(prog.zone_names)) if prog.zone_owner[z] == p and prog.zone_decl[z].per_player
+                 and prog.zone_decl[z].name not in self.display.hidden]
         lines += [f"{name} = {show(value)}" for (name, owner), value in v.vars if owner == p]
+        score = self.running_scores(v.seat)[p]
+        lines.append(f"score now: {'?' if score is None else score}")
+        lines += [f"{label}: {text}" for owner, label, text in self.shown_values(v.seat) if owner == p]
         title = f"seat {p} · {self.who(p)}"
         if p == self.starter():
             title += f" {STAR} started"
@@ -64,7 +68,7 @@ class Screen:
         lines = []
         in_grid = set(self.grid[0]) if self.grid else set()
         for decl in prog.rules.zones:
-            if decl.per_player or decl.name in in_grid:
+            if decl.per_player or decl.name in in_grid or decl.name in self.display.hidden:
                 continue
             base = prog.zone_base[decl.name]
             if decl.per is None:
@@ -72,6 +76,7 @@ class Screen:
             else:
                 groups.setdefault(tuple(prog.family[decl.name]), []).append(decl)
         lines += [f"{name} = {show(value)}" for (name, owner), value in v.vars if owner is None]
+        lines += [f"{label}: {text}" for owner, label, text in self.shown_values(v.seat) if owner is None]
         out = self.grid_view(v) if self.grid else []
         if out and (groups or lines):
             out.append(Text(""))
