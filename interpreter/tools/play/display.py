@@ -71,8 +71,8 @@ class Display:
 
     def text(self, expr) -> str:
         """An expression in words: the label of a function it calls as a whole, else its text."""
-        if isinstance(expr, ir.UserCall) and expr.fn.name in self.labels:
-            return self.labels[expr.fn.name]
+        if isinstance(expr, ir.UserCall) and (expr.fn.name in self.labels or not expr.args):
+            return self.label(expr.fn.name)
         return short(expr, self.slots)
 
     def score_parts(self, score) -> list:
