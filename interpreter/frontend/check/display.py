@@ -10,7 +10,7 @@ from .stats import reads_own_seat
 from .types import expect
 from .words import a_type, and_
 
-SHOWN_TYPES = {"int", "bool", "str", "value", "player"}
+SHOWN_TYPES = {"int", "bool", "str", "player"}
 
 
 def check_display(cx: Context, score=None, tiebreak=()) -> dict:
