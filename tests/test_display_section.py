@@ -2,11 +2,19 @@
 `play`, and what an expression reads (compiler/reads.py), which decides who may see a shown value."""
 from __future__ import annotations
 
+import copy
 import io
+import random
 from pathlib import Path
 
 import pytest
+import yaml
+from hypothesis import given
+from hypothesis import strategies as st
 from rich.console import Console
+
+from test_fuzz import FAST, check_diagnostics, dsl_text, original, time_limit
+from interpreter.compiler.game import validate_file
 
 from interpreter.compiler.game import load_game
 from interpreter.compiler.reads import Reads
@@ -147,3 +155,47 @@ def test_the_score_is_cut_into_the_terms_it_adds_up(tmp_path):
     g = mini(tmp_path, score="count(discard) - (count(hand) - rounds) + -bonus")
     terms = [(sign, type(e).__name__) for sign, e in score_terms(g.rules.score)]
     assert terms == [(1, "Func"), (-1, "Func"), (1, "Var"), (-1, "Param")]
+
+
+ATOMS = ["count(hand)", "count(hand(0))", "count(hand(current))", "sum(hand.value)", "sum(discard.value)",
+         "first(discard).value", "first(hand).value", "rounds", "bonus", "turn", "current", "players",
+         "count(draw where value > 1)", "sum(count(pile[c]) for c in colours)", "count(pile[first(hand).colour])",
+         "sum(pile['red'].value)", "count(hand(next(me)) where colour == 'red')", "first(hand).colour"]
+
+
+def valued_text():
+    """Expressions of the mini game's names, most of them valid, some reading hidden hands."""
+    return st.recursive(st.sampled_from(ATOMS), lambda inner: st.one_of(
+        st.tuples(inner, st.sampled_from([" + ", " - ", " * ", " == ", " > "]), inner).map("".join),
+        st.tuples(inner, inner).map(lambda t: f"if {t[0]} > 0 then {t[1]} else 0"),
+        st.tuples(inner, inner).map(lambda t: f"max({t[0]}, {t[1]})")), max_leaves=5)
+
+
+# ---- fuzzed: any shown value is an error at its place, or a value at every decision ----
+@FAST
+@given(data=st.data())
+def test_generated_shown_values_give_positioned_errors_or_a_value_for_every_seat(tmp_path_factory, data):
+    _, base, names = original("_valid_base.yaml")
+    mutant = copy.deepcopy(base)
+    text = data.draw(st.one_of(dsl_text(names, "start_expr", max_depth=data.draw(st.integers(2, 7))),
+                               valued_text()), label="value")
+    per = data.draw(st.sampled_from(["seat", "table"]), label="per")
+    mutant["display"] = {"show": [{"label": "x", "value": text, "per": per}]}
+    path = str(tmp_path_factory.mktemp("shown") / "mini.yaml")
+    Path(path).write_text(yaml.safe_dump(mutant, sort_keys=False), encoding="utf-8")
+    with time_limit(20):
+        diagnostics = validate_file(path)
+        check_diagnostics(diagnostics, path)
+        if diagnostics:
+            return
+        s = Session(load_game(path), 2, 1, {}, ask=lambda prompt: "q",
+                    console=Console(file=io.StringIO(), width=80, highlight=False, color_system=None))
+        rnd = random.Random(1)
+        for _ in range(6):
+            for viewer in (0, 1):
+                shown = s.shown_values(viewer)
+                assert len(shown) == (2 if per == "seat" else 1)
+                assert all(isinstance(words, str) and words for _, _, words in shown)
+            if s.st.over:
+                break
+            s.program.apply(s.st, rnd.choice(s.program.legal_moves(s.st)))
