@@ -15,7 +15,7 @@ class Overview:
         v, prog = self.view(seat), self.program
         names, lines = prog.type_names, []
         for z, label in enumerate(prog.zone_names):
-            if prog.zone_decl[z].name not in self.ordered or prog.zone_decl[z].name in self.display.hidden:
+            if prog.zone_decl[z].name not in self.ordered:
                 continue
             if not v.sees(z):
                 continue
@@ -38,8 +38,7 @@ class Overview:
         v, prog = self.view(seat), self.program
         names, shown = prog.type_names, False
         for z, label in enumerate(prog.zone_names):
-            if prog.zone_owner[z] is not None or v.sees(z) or not v.size(z) \
-                    or prog.zone_decl[z].name in self.display.hidden:
+            if prog.zone_owner[z] is not None or v.sees(z) or not v.size(z):
                 continue
             shown = True
             if not v.unknown(z):
