@@ -150,10 +150,12 @@ def parts_table(text: str) -> dict:
 def test_the_end_screen_breaks_every_score_into_the_terms_it_adds_up():
     s = whole_game("lixo", 3)
     rows = parts_table(s.out.getvalue())
-    assert list(rows) == ["sum(won.value)", "− count(hand)", "− count(unrecycled)", "− count(bids)", "score"]
+    # Lixo's score: sum(won.value) - count(hand) - count(unrecycled) - count(bids), its first three
+    # terms reported by the stats container_points, garbage_left and lost_bids
+    assert list(rows) == ["container_points", "− garbage_left", "− lost_bids", "− count(bids)", "score"]
     for p in range(3):
         assert sum(v[p] for k, v in rows.items() if k != "score") == rows["score"][p] == s.program.score(s.st, p)
-    assert rows["− count(hand)"] == [-len(s.st.zones[s.program.zone_names.index(f"hand({p})")]) for p in range(3)]
+    assert rows["− garbage_left"] == [-len(s.st.zones[s.program.zone_names.index(f"hand({p})")]) for p in range(3)]
 
 
 def test_the_end_screen_names_what_each_tie_break_counts():

@@ -64,6 +64,8 @@ class Display:
         self.shown: list = list(display.get("show", ()))     # [ir.ShownValue], in the file's order
         self.reads = Reads(program)     # which zones' faces a value reads: who may be shown it
         self.slots = list(rules.slots)
+        # a term of the score that a per-seat stat reports is named by the stat
+        self.stat_names = {short(s.expr, self.slots): s.name for s in reversed(rules.stats) if s.per_seat}
 
     def label(self, name: str) -> str:
         """The words the screen and the log show for a variable, zone or function."""
@@ -76,5 +78,10 @@ class Display:
         return short(expr, self.slots)
 
     def score_parts(self, score) -> list:
-        """The terms the score adds up, [(1 or -1, expression, words)]: one per term of `a + b - c`."""
-        return [(sign, e, self.text(e)) for sign, e in score_terms(score)]
+        """The terms the score adds up, [(1 or -1, expression, words)]: one per term of `a + b - c`,
+        named by a per-seat stat that reports the same expression, else as text() names it."""
+        out = []
+        for sign, e in score_terms(score):
+            words = self.text(e)
+            out.append((sign, e, self.stat_names.get(words, words) if words == short(e, self.slots) else words))
+        return out
