@@ -373,6 +373,8 @@ def test_generated_rules_strings_in_the_small_game(tmp_path_factory, data):
     _, base, names = original("_valid_base.yaml")
     mutant = copy.deepcopy(base)
     mutant["stats"] = {"held": "count(hand)", "clean": "count(discard) == 0"}    # stats are rules strings too
+    mutant["display"] = {"show": [{"label": "held", "value": "count(hand)", "per": "seat"},   # so are shown values
+                                  {"label": "left", "value": "count(draw)"}]}
     strings = [p for p in paths(mutant) if isinstance(get(mutant, p), str) and p[0] not in ("name",)]
     for _ in range(data.draw(s.integers(1, 3))):
         p = data.draw(s.sampled_from(strings))

@@ -290,7 +290,7 @@ def faces_game(tmp_path):
 
 def test_faces_hides_the_knowledge_unless_memory_aid(tmp_path):
     g = faces_game(tmp_path)
-    assert g.rules.display == {"knowledge": "faces"} and game().rules.display == {"knowledge": "full"}
+    assert g.rules.display["knowledge"] == "faces" and game().rules.display["knowledge"] == "full"
     s = session(lines(["o", "q"]), g=g)
     s.run()
     out = s.out.getvalue()

@@ -44,7 +44,7 @@ def compile_program(rules: ir.Ruleset, players: int, limits: E.Limits | None = N
         eval_fn=lam(rules.bot_eval) if rules.bot_eval is not None else None,
         initial_code=lambda: initial_code(gen, stmts, prefix), const=const, source=flow.source,
         stat_fns=[lam(s.expr) for s in rules.stats],
-        coverage=cov.coverage() if cov is not None else None)
+        coverage=cov.coverage() if cov is not None else None, lam=lam)
     return Program(rules, players, limits, lay, compiled)
 
 

@@ -88,7 +88,7 @@ def check_pass(cx: Context) -> ir.Ruleset:
     expect(cx, bot_eval, {"int"}, "the bots' rating")
     stats = check_stats(cx)
     check_recursion(cx, procedures)
-    display = check_display(cx)
+    display = check_display(cx, score, tiebreak)
     cx.err.raise_if_any()
     rules = ir.Ruleset(
         name=str(cx.get(("name",), "")), file=cx.doc.file, min_players=cx.lo, max_players=cx.hi,

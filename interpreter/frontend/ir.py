@@ -316,6 +316,16 @@ class Stat:
 
 
 @dataclass(eq=False)
+class ShownValue:
+    """A value `play` shows (display.show): worked out on the game as it stands, for each seat or once."""
+
+    label: str
+    expr: Expr                 # a number, true/false, a text or a player
+    per_seat: bool             # per: seat: worked out with each seat as `me`, shown in its panel
+    pos: Pos                   # where the entry is written
+
+
+@dataclass(eq=False)
 class Ruleset:
     """A checked ruleset, independent of the player count."""
 

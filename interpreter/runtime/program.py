@@ -33,6 +33,7 @@ class Compiled:
     source: str = ""            # the generated text of the ops (for reading, not run)
     stat_fns: list = field(default_factory=list)    # f(st, c) per stat of rules.stats, in order
     coverage: object = None     # coverage.Coverage of a program compiled to count coverage, else None
+    lam: object = None          # lam(expression) -> f(st, c): compiles another expression of the rules
 
 
 class Program:
@@ -62,6 +63,7 @@ class Program:
         self._initial = None
         self.coverage = c.coverage
         self.coverage_points = c.coverage.points if c.coverage is not None else []
+        self._lam, self._functions = c.lam, {}
 
     def new_state(self, seed: int = 0, log: bool = False, record: bool = False, script=None) -> E.State:
         """A new game: the setup run up to the first decision."""
@@ -268,6 +270,14 @@ class Program:
         best = max(keys)
         return {"scores": [k[0] for k in keys], "winners": [p for p, k in enumerate(keys) if k == best],
                 "turns": st.turn, "moves": st.moves}
+
+    def function(self, expr):
+        """f(st, c) for a checked expression of these rules that the game itself never runs (what
+        `play` shows: parts of the score, display values), compiled once when first asked for."""
+        fn = self._functions.get(id(expr))
+        if fn is None:
+            fn = self._functions[id(expr)] = self._lam(expr)
+        return fn
 
     # ---- the designer's statistics ----
     def stat_values(self, st: E.State) -> dict:

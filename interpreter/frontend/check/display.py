@@ -1,21 +1,123 @@
-"""How `play` shows the game: display options with their defaults, and the grid of zone families."""
+"""How `play` shows the game: display options with their defaults, the grid of zone families, the
+zones hidden or shown as piles, the labels of names and the values shown."""
 from __future__ import annotations
 
 from .. import ir
 from .constants import check_constant
 from .context import Context, Scope
 from .resolve import value
+from .stats import reads_own_seat
 from .types import expect
-from .words import and_
+from .words import a_type, and_
+
+SHOWN_TYPES = {"int", "bool", "str", "player"}
 
 
-def check_display(cx: Context) -> dict:
-    """How `play` shows a seat's view (the schema checked the values): defaults filled in."""
+def check_display(cx: Context, score=None, tiebreak=()) -> dict:
+    """How `play` shows a seat's view (the schema checked the values): defaults filled in, every
+    name resolved, the shown values checked like other expressions."""
     display = {"knowledge": "full"}
     display.update(cx.get(("display",), None) or {})
     if "grid" in display:
         display["grid"] = check_grid(cx, ("display", "grid"))
+    in_grid = {name: "the grid lays it out" for name in (display["grid"]["families"] if "grid" in display else ())}
+    hidden = zone_list(cx, "hide", in_grid)
+    if "hide" in display:
+        display["hide"] = hidden
+    if "piles" in display:        # without the key, play falls back to the piles the rules draw from
+        display["piles"] = zone_list(cx, "piles", {**in_grid, **{name: "display.hide hides it" for name in hidden}})
+    if "labels" in display:
+        display["labels"] = check_labels(cx, set(hidden), shown_functions(score, tiebreak))
+    if "show" in display:
+        display["show"] = check_shown(cx)
     return display
+
+
+def zone_list(cx: Context, key: str, taken: dict) -> list:
+    """display.hide or display.piles: names of zones, none of them already shown another way."""
+    out = []
+    what = "hidden" if key == "hide" else "shown as a pile"
+    for i, name in enumerate(cx.get(("display", key), []) or []):
+        where = ("display", key, i)
+        if name not in cx.zones:
+            hint = cx.suggest(str(name), cx.zones) or f"the zones are {and_([repr(z) for z in cx.zones])}"
+            cx.error(where, f"display.{key} names '{name}', which is not a zone", "name", hint)
+        elif name in taken:
+            cx.error(where, f"zone '{name}' cannot be {what}: {taken[name]}", "display",
+                     f"name '{name}' in one place only")
+        else:
+            out.append(str(name))
+    return out
+
+
+def check_labels(cx: Context, hidden: set, functions: set) -> dict:
+    """display.labels: words for variables, zones and functions, each a name that is shown."""
+    out = {}
+    for name, words in (cx.get(("display", "labels"), {}) or {}).items():
+        where = cx.doc.key_pos(("display", "labels", name))
+        if name in cx.vars or name in cx.zones and name not in hidden or name in functions:
+            out[str(name)] = str(words)
+        elif name in hidden:
+            cx.error(where, f"the label of zone '{name}' would never be shown: display.hide hides the zone",
+                     "display", f"drop the label, or take '{name}' out of display.hide")
+        elif name in cx.functions:
+            cx.error(where, f"the label of function '{name}' would never be shown: a function is shown "
+                     "only as a term of the score or as a tie-break", "display",
+                     "drop the label; to show the function's value, add it to display.show")
+        else:
+            names = list(cx.vars) + list(cx.zones) + list(cx.functions)
+            cx.error(where, f"display.labels names '{name}', which is not a variable, zone or function",
+                     "name", cx.suggest(str(name), names) or "label a name declared under vars, zones or functions")
+    return out
+
+
+def check_shown(cx: Context) -> list:
+    """display.show: each value a number, true/false, a text or a player; per seat when it reads
+    the seat's own zones or variables (or me), else once for the table."""
+    out = []
+    for i, entry in enumerate(cx.get(("display", "show"), []) or []):
+        path = ("display", "show", i)
+        expr = value(cx, path + ("value",), Scope())
+        if not expect(cx, expr, SHOWN_TYPES, "a shown value", shown_hint(expr.type)):
+            continue
+        per_seat = entry.get("per", "table") == "seat"
+        own = reads_own_seat(expr)
+        if own and not per_seat:
+            cx.error(path + ("value",), "this value reads a seat's own zone or variable (or me), so it "
+                     "differs from seat to seat", "display", "add per: seat to show it for every seat, "
+                     "or name the seat, e.g. count(hand(current))")
+        elif per_seat and not own:
+            cx.error(path + ("per",), "per: seat shows the same value for every seat: this value reads no "
+                     "seat's own zone or variable, nor me", "display", "drop per: seat to show it once, "
+                     "on the table")
+        else:
+            out.append(ir.ShownValue(str(entry.get("label")), expr, per_seat, cx.pos(path)))
+    return out
+
+
+def shown_hint(got: str) -> str:
+    """What to show instead of a value that is not a number, true/false, a text or a player."""
+    if got in ("zone", "cards", "list"):
+        return f"this is {a_type(got)}: show count(...) for how many, e.g. count(hand)"
+    if got == "card":
+        return "this is one card: show its name or an attribute, e.g. first(turned).name"
+    return "show a number, true or false, a text or a player"
+
+
+def score_terms(score) -> list:
+    """The score as the terms it adds up, [(1 or -1, expression)]: `a + b - c` gives three."""
+    if isinstance(score, ir.Bin) and score.op in ("+", "-"):
+        sign = 1 if score.op == "+" else -1
+        return score_terms(score.left) + [(sign * s, e) for s, e in score_terms(score.right)]
+    if isinstance(score, ir.NegOp):
+        return [(-s, e) for s, e in score_terms(score.operand)]
+    return [(1, score)] if score is not None else []
+
+
+def shown_functions(score, tiebreak) -> set:
+    """The functions `play` names on its end screen: a term of the score, or a whole tie-break."""
+    exprs = [e for _, e in score_terms(score)] + [e for _, e in tiebreak]
+    return {e.fn.name for e in exprs if isinstance(e, ir.UserCall)}
 
 
 def check_grid(cx: Context, path) -> dict:

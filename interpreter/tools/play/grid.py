@@ -114,7 +114,8 @@ class Grid:
         if held["remembered"]:
             down += f" ({held['remembered']} remembered)"
         summary = ([f"{held['face']} face up"] if held["face"] else []) + [down, f"{held['empty']} empty"]
-        title = Text(f"{' / '.join(families)}: {len(positions)} positions, {columns} a row — " + ", ".join(summary))
+        names = " / ".join(self.display.label(f) for f in families)
+        title = Text(f"{names}: {len(positions)} positions, {columns} a row — " + ", ".join(summary))
         out = [title, grid]
         if short:
             out.append(Text("abbreviated: " + ", ".join(f"{a} = {' / '.join(sorted(b))}"

@@ -1,23 +1,56 @@
-"""The end screen: scores, tie-breaks and the winners."""
+"""The running scores, the values the ruleset shows, and the end screen (scores in parts, tie-breaks,
+the winners, the hidden cards revealed).
+
+A value worked out on the real state is shown to a seat only when that seat sees every zone whose
+card faces the value reads (compiler/reads.py): sizes and variables are public, so such a value is
+the same as one worked out from the seat's own view. Otherwise it is None (shown as ?).
+"""
 from __future__ import annotations
+
+from collections import Counter
 
 from rich.table import Table
 from rich.text import Text
 
+from ...errors import RuleRuntimeError
+from ...runtime.decisions import show
+from .words import counts_text
+
+NO_VALUE = "—"      # a value that cannot be worked out as the game stands (a card of an empty zone)
+
 
 class Result:
-    """The running scores and the end screen of a Session."""
+    """The running scores, the shown values and the end screen of a Session."""
+
+    def known_value(self, expr, fn, seat: int, viewer: int):
+        """expr worked out for seat (as `me`) as viewer may know it: its text, or None when it reads
+        cards hidden from viewer."""
+        if not self.display.reads.known_to(expr, seat, viewer):
+            return None
+        try:
+            got = self.program.as_seat(self.st, seat, fn, expr.pos)
+        except RuleRuntimeError:
+            return NO_VALUE
+        return NO_VALUE if got is None else show(got)
 
     def running_scores(self, seat: int) -> list:
         """Every seat's score as it would be if the game ended now, as far as `seat` may know it
         (None where it depends on cards hidden from that seat)."""
-        return [None] * self.players
+        score, fn = self.program.rules.score, self.program.score_fn
+        return [self.known_value(score, fn, p, seat) for p in range(self.players)]
 
     def shown_values(self, seat: int) -> list:
         """The values the ruleset's display section asks to show, as `seat` may know them:
-        [(owning seat or None for the table, label, text)]."""
-        return []
+        [(owning seat or None for the table, label, text)], ? for a value hidden from the seat."""
+        out = []
+        for entry in self.display.shown:
+            fn = self.program.function(entry.expr)
+            for p in (range(self.players) if entry.per_seat else [None]):
+                got = self.known_value(entry.expr, fn, seat if p is None else p, seat)
+                out.append((p, entry.label, "?" if got is None else got))
+        return out
 
+    # ---- the end screen ----
     def show_result(self) -> None:
         prog, st = self.program, self.st
         result = prog.result(st)
@@ -36,5 +69,50 @@ class Result:
             mark = ("shared victory" if shared else "winner") if k in winners else ""
             table.add_row(str(k), Text(self.who(k)), str(key[0]), *tb, mark)
         self.console.print(table)
+        for i, (sign, expr) in enumerate(prog.rules.tiebreak, 1):
+            self.say(f"tie-break {i}: {'most' if sign > 0 else 'fewest'} {self.display.text(expr)}")
+        self.show_parts()
+        self.show_revealed()
         label = "winner" if not shared else "shared victory"
         self.say(f"{label}: " + ", ".join(f"seat {k} ({self.who(k)})" for k in winners))
+
+    def show_parts(self) -> None:
+        """Every seat's score in the terms it adds up; a score of one term, by the per-seat stats."""
+        prog, st = self.program, self.st
+        parts = self.display.score_parts(prog.rules.score)
+        seats = range(self.players)
+        if len(parts) > 1:
+            table = Table(title=Text("the score in parts"))
+            rows = [(("− " if sign < 0 else "") + words, [sign * prog.as_seat(st, p, prog.function(e), e.pos)
+                                                           for p in seats]) for sign, e, words in parts]
+            rows.append(("score", [prog.score(st, p) for p in seats]))
+        else:
+            stats = [(stat, fn) for stat, fn in prog.stats if stat.per_seat]
+            if not stats:
+                return
+            table = Table(title=Text("per seat (the ruleset's stats)"))
+            rows = [(stat.name, [prog.stat_value(st, stat, fn, p) for p in seats]) for stat, fn in stats]
+        table.add_column("")
+        for p in seats:
+            table.add_column(f"seat {p}", justify="right")
+        for words, values in rows:
+            table.add_row(Text(words), *(show(v) for v in values))
+        self.console.print(table)
+
+    def show_revealed(self) -> None:
+        """The cards that stayed hidden from someone, now shown to all: each seat's, then the table's
+        (a family as one line); zones display.hide names are left out."""
+        prog, st = self.program, self.st
+        everyone = (1 << self.players) - 1
+        held: dict = {}
+        for z, cards in enumerate(st.zones):
+            decl = prog.zone_decl[z]
+            if cards and prog.zone_vis[z] != everyone and decl.name not in self.display.hidden:
+                key = (prog.zone_owner[z], decl.name)
+                held.setdefault(key, Counter()).update(prog.card_type[c] for c in cards)
+        if not held:
+            return
+        self.say("hidden cards, revealed:")
+        for (owner, name), counts in sorted(held.items(), key=lambda kv: (kv[0][0] is None, kv[0][0] or 0)):
+            whose = "table" if owner is None else f"seat {owner}"
+            self.say(f"  {whose} · {self.display.label(name)}: {counts_text(prog.type_names, counts)}")

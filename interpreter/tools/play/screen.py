@@ -22,7 +22,8 @@ class Screen:
 
     def zone_label(self, z: int) -> str:
         decl, name = self.program.zone_decl[z], self.program.zone_names[z]
-        return name.replace(f"({self.program.zone_owner[z]})", "") if decl.per_player else name
+        name = name.replace(f"({self.program.zone_owner[z]})", "") if decl.per_player else name
+        return self.display.label(decl.name) + name[len(decl.name):]
 
     def zone_text(self, v, z: int) -> str:
         """What the seat knows of one zone: faces if it sees them, else the size (and, when knowledge
@@ -48,8 +49,12 @@ class Screen:
         """One seat's zones and variables, as seat v.seat knows them."""
         prog = self.program
         lines = [f"{self.zone_label(z)}: {self.zone_text(v, z)}"
-                 for z in range(len(prog.zone_names)) if prog.zone_owner[z] == p and prog.zone_decl[z].per_player]
-        lines += [f"{name} = {show(value)}" for (name, owner), value in v.vars if owner == p]
+                 for z in range(len(prog.zone_names)) if prog.zone_owner[z] == p and prog.zone_decl[z].per_player
+                 and prog.zone_decl[z].name not in self.display.hidden]
+        lines += [f"{self.display.label(name)} = {show(value)}" for (name, owner), value in v.vars if owner == p]
+        score = self.running_scores(v.seat)[p]
+        lines.append(f"score now: {'?' if score is None else score}")
+        lines += [f"{label}: {text}" for owner, label, text in self.shown_values(v.seat) if owner == p]
         title = f"seat {p} · {self.who(p)}"
         if p == self.starter():
             title += f" {STAR} started"
@@ -65,14 +70,15 @@ class Screen:
         lines = []
         in_grid = set(self.grid[0]) if self.grid else set()
         for decl in prog.rules.zones:
-            if decl.per_player or decl.name in in_grid:
+            if decl.per_player or decl.name in in_grid or decl.name in self.display.hidden:
                 continue
             base = prog.zone_base[decl.name]
             if decl.per is None:
-                lines.append(f"{decl.name}: {self.zone_text(v, base)}")
+                lines.append(f"{self.display.label(decl.name)}: {self.zone_text(v, base)}")
             else:
                 groups.setdefault(tuple(prog.family[decl.name]), []).append(decl)
-        lines += [f"{name} = {show(value)}" for (name, owner), value in v.vars if owner is None]
+        lines += [f"{self.display.label(name)} = {show(value)}" for (name, owner), value in v.vars if owner is None]
+        lines += [f"{label}: {text}" for owner, label, text in self.shown_values(v.seat) if owner is None]
         out = self.grid_view(v) if self.grid else []
         if out and (groups or lines):
             out.append(Text(""))
@@ -80,7 +86,7 @@ class Screen:
             table = Table(show_header=True, expand=False, box=None, padding=(0, 2))
             table.add_column("")
             for decl in decls:
-                table.add_column(Text(decl.name))
+                table.add_column(Text(self.display.label(decl.name)))
             for value in values:
                 row = [Text(str(value))]
                 for decl in decls:

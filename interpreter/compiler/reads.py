@@ -1,0 +1,105 @@
+"""What an expression reads: the zones whose card faces its value depends on, at one player count.
+
+Used to decide who may be shown a value worked out on the real state (a running score, a value of
+`display.show`): only a seat that sees every zone the value reads. Conservative by design:
+  - the size of a zone is public (`count(Z)`, `count(top 2 of Z)` read no face);
+  - anything else that reaches a zone reads its faces: `where`, attributes, `first(Z)`, `x in Z`;
+  - a zone written without a seat is the seat the value is worked out for (`me`);
+  - an index or a seat not known before the game (a local, a variable, `current`) stands for every
+    zone of the family, or every seat's zone;
+  - the functions an expression calls are followed into their bodies.
+Variables, `turn`, `current` and the other built-in names are public: everyone sees them change.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from ..errors import RuleRuntimeError
+from ..frontend import ir
+from .fold import is_static
+
+
+class Reads:
+    """The zones read by expressions of one program, worked out once per (expression, seat)."""
+
+    def __init__(self, program):
+        self.program = program
+        self.known: dict = {}           # (id of expression, seat) -> frozenset of zone indices
+
+    def faces(self, expr, seat: int) -> frozenset:
+        """The zone indices whose card faces expr reads when worked out with `me` being seat."""
+        key = (id(expr), seat)
+        if key not in self.known:
+            out: set = set()
+            self.walk(expr, seat, out, frozenset())
+            self.known[key] = frozenset(out)
+        return self.known[key]
+
+    def known_to(self, expr, seat: int, viewer: int) -> bool:
+        """Whether viewer sees every zone expr reads for seat (so may be shown its value)."""
+        vis, bit = self.program.zone_vis, 1 << viewer
+        return all(vis[z] & bit for z in self.faces(expr, seat))
+
+    def walk(self, e, seat: int, out: set, calls: frozenset) -> None:
+        if not isinstance(e, ir.Expr):
+            return
+        if isinstance(e, ir.Func) and e.name == "count" and len(e.args) == 1 and _sized(e.args[0]):
+            arg = e.args[0]
+            while isinstance(arg, ir.TopN):     # the size is public; how many, and which zone, may read more
+                self.walk(arg.count, seat, out, calls)
+                arg = arg.cards
+            self.walk_parts(arg, seat, out, calls)
+            return
+        if isinstance(e, ir.ZoneRef):
+            out.update(self.zones(e, seat))
+        if isinstance(e, ir.UserCall) and e.fn.name not in calls and e.fn.body is not None:
+            self.walk(e.fn.body, seat, out, calls | {e.fn.name})
+        self.walk_parts(e, seat, out, calls)
+
+    def walk_parts(self, e, seat: int, out: set, calls: frozenset) -> None:
+        for f in dataclasses.fields(e):
+            value = getattr(e, f.name)
+            for x in (value if isinstance(value, (tuple, list)) else (value,)):
+                if isinstance(x, ir.Expr):
+                    self.walk(x, seat, out, calls)
+
+    def zones(self, ref: ir.ZoneRef, seat: int) -> list:
+        """The zone instances a reference may denote, worked out for seat."""
+        prog = self.program
+        decl = ref.decl
+        base, width, family = prog.zone_base[decl.name], prog.zone_width[decl.name], prog.family[decl.name]
+        if ref.index is None:
+            places = [0]
+        else:
+            key = self.constant(ref.index)
+            places = [family[key]] if key is not _UNKNOWN and key in family else list(range(width))
+        if not decl.per_player:
+            return [base + i for i in places]
+        owners = list(range(prog.players))
+        if ref.owner is None or isinstance(ref.owner, ir.Builtin) and ref.owner.name == "me":
+            owners = [seat]
+        else:
+            key = self.constant(ref.owner)
+            if type(key) is int and 0 <= key < prog.players:
+                owners = [key]
+        return [base + o * width + i for o in owners for i in places]
+
+    def constant(self, e):
+        """The value of e when it is known before the game, else _UNKNOWN."""
+        if not is_static(e):
+            return _UNKNOWN
+        try:
+            value = self.program.const(e)
+        except RuleRuntimeError:
+            return _UNKNOWN
+        return value if isinstance(value, (int, str, bool)) else _UNKNOWN
+
+
+_UNKNOWN = object()
+
+
+def _sized(e):
+    """The zone reference whose size `count(e)` is, when that is all it reads (else None)."""
+    while isinstance(e, ir.TopN):
+        e = e.cards
+    return e if isinstance(e, ir.ZoneRef) else None
