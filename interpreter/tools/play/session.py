@@ -278,8 +278,10 @@ class Session(Screen, Grid, Story, TypedMoves, Overview, Result):
 
     def pass_screen(self, seat: int) -> None:
         """Between two human seats: hide the previous seat's screen, wait, then recap for the next.
-        A terminal is cleared with its scrollback; a pipe (or a dumb terminal) gets a separator."""
-        if self.console.is_terminal and not self.console.is_dumb_terminal:
+        A terminal is cleared with its scrollback (once a seat has seen its screen: before, the
+        game's title stays); a pipe (or a dumb terminal) gets a separator."""
+        terminal = self.console.is_terminal and not self.console.is_dumb_terminal
+        if terminal and self.last_human is not None:
             self.console.file.write(CLEAR)
             self.console.file.flush()
         else:
