@@ -10,6 +10,8 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as hs
 from rich.console import Console
 
 from helpers import RULESET, game
@@ -388,7 +390,7 @@ def test_resume_with_another_ruleset_is_refused_unless_any_ruleset(kept, tmp_pat
     other = tmp_path / "other.yaml"
     other.write_text(open(RULESET, encoding="utf-8").read() + "\n# changed\n", encoding="utf-8")
     code, out, err = run("play", "--resume", str(kept), str(other))
-    assert code == 1 and "is not the ruleset the record was made with" in flat(err) and "--any-ruleset to resume" in flat(err)
+    assert code == 1 and "is not the ruleset the record was made with" in err and "--any-ruleset to resume" in err
     code, out, err = run("play", "--resume", str(kept), str(other), "--any-ruleset", stdin="q\ny\n")
     assert code == 0 and "resuming anyway" in flat(err) and "resumed after" in out
 
@@ -399,3 +401,36 @@ def test_resume_of_a_finished_game_says_there_is_nothing_to_continue(tmp_path):
     assert code == 0, err
     code, out, err = run("play", "--resume", str(path), RULESET)
     assert code == 2 and "the game is over" in flat(err) and "nothing to continue" in flat(err)
+
+
+# ---- fuzzing: any JSON value in any field of a kept record ----
+JSON_VALUES = hs.recursive(hs.none() | hs.booleans() | hs.integers() | hs.floats() | hs.text(max_size=20),
+                           lambda inner: hs.lists(inner, max_size=4) | hs.dictionaries(hs.text(max_size=5), inner,
+                                                                                       max_size=4),
+                           max_leaves=12)
+FIELDS = ["players", "seed", "overrides", "bots", "chance", "moves", "result", "sha256", "ruleset"]
+
+
+@pytest.fixture(scope="module")
+def kept_once(tmp_path_factory):
+    path = tmp_path_factory.mktemp("kept") / "game.json"
+    session(chooser(stop=6), path, seed=1).run()
+    return read(path)
+
+
+@settings(max_examples=60, deadline=None, database=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(where=hs.integers(0, len(FIELDS) + 1), value=JSON_VALUES)
+def test_any_value_in_any_field_is_refused_or_resumed_never_an_internal_error(kept_once, tmp_path, capsys,
+                                                                            monkeypatch, where, value):
+    record = json.loads(json.dumps(kept_once))
+    places = [(record, k) for k in FIELDS] + [(record["moves"][0], k) for k in ("seat", "move")]
+    container, key = places[where]
+    container[key] = value
+    path = tmp_path / "fuzzed.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    monkeypatch.chdir(ROOT)
+    code = main(["play", "--resume", str(path)])
+    err = capsys.readouterr().err
+    assert code in (0, 1, 2) and "internal error" not in err and "Traceback" not in err, err

@@ -162,12 +162,14 @@ class Session(Screen, Grid, Story, TypedMoves, Overview, Result):
         except Quit:
             self.say(f"game abandoned in turn {self.st.turn}.")
             if self.keeper is not None:
-                self.say_whole(f"the game is saved to {self.keeper.path} ({plural(self.keeper.moves, 'move')}): "
-                               f"continue it with cardrules play --resume {self.keeper.path}")
+                path, moves = self.keeper.path, plural(self.keeper.moves, "move")
+                self.say_whole(f"the game is saved to {path} ({moves}): "
+                               f"continue it with cardrules play --resume {path}")
             return False
         self.show_result()
         if self.keeper is not None:
-            self.say_whole(f"the game's record is in {self.keeper.path} (cardrules replay {self.keeper.path} checks it)")
+            path = self.keeper.path
+            self.say_whole(f"the game's record is in {path} (cardrules replay {path} checks it)")
         return True
 
     def keep(self) -> None:
