@@ -30,10 +30,11 @@ from . import play, playing, record_check, records
 from .batch import add_batch_commands
 from .variants import add_variant_commands
 from .options import (Shared, bot_list, check_bot, known_bots, limits_of, load, non_negative_int,  # noqa: F401
-                      positive_float,
+                      positive_float, positive_int,
                       overrides_of, print_warnings, seat_option, set_option, shared_options)
 from .output import caret_lines, console, err, out, players_text, print_diagnostics, print_json  # noqa: F401
 from .play import plural
+from .play.keeping import Keeper
 
 PROG = "cardrules"
 
@@ -199,19 +200,20 @@ def record_overrides_at(exc: RulesetError, record_path: str) -> RulesetError:
                          for d in exc.diagnostics])
 
 
-def replay_game(args, record: dict):
-    """The game a record is replayed with: its ruleset (or --ruleset), its overrides, the same file."""
-    path = args.ruleset or record_check.find_ruleset(record.get("ruleset"), args.record)
+def replay_game(args, record: dict, record_path: str, doing: tuple = ("replay", "replaying")):
+    """The game a record is replayed (or resumed) with: its ruleset (or --ruleset), its overrides, the
+    same file."""
+    path = args.ruleset or record_check.find_ruleset(record.get("ruleset"), record_path)
     overrides = record.get("overrides") or {}
     try:
         game = load_game(path, overrides, limits_of(args))
     except RulesetError as exc:
-        raise record_overrides_at(exc, args.record) from None
+        raise record_overrides_at(exc, record_path) from None
     if record.get("sha256") != game.sha256:
         if not args.any_ruleset:
-            raise RecordError(f"{args.record}: {path} is not the ruleset the record was made with (sha256 "
-                              "differs); replay it with the same file, or pass --any-ruleset to replay anyway")
-        err(f"warning: {path} is not the file the record was made with (sha256 differs); replaying anyway")
+            raise RecordError(f"{record_path}: {path} is not the ruleset the record was made with (sha256 "
+                              f"differs); {doing[0]} it with the same file, or pass --any-ruleset to {doing[0]} anyway")
+        err(f"warning: {path} is not the file the record was made with (sha256 differs); {doing[1]} anyway")
     print_warnings(path, overrides, game)
     return game
 
@@ -219,11 +221,15 @@ def replay_game(args, record: dict):
 def cmd_replay(args) -> int:
     """Re-play a record and check that every move is legal and the result is the same."""
     record = checked_record(args.record)
-    game = replay_game(args, record)
+    game = replay_game(args, record, args.record)
     try:
         result = records.replay(game, record)
     except RecordError as exc:
         raise RecordError(f"{args.record}: {exc}") from None
+    if result is None:
+        out(f"the game is not over: {plural(len(record['moves']), 'move')} replayed; continue it with "
+            f"cardrules play --resume {args.record}")
+        return 0
     want = record["result"]
     got = {"scores": result["scores"], "winners": result["winners"]}
     if [want["scores"], want["winners"]] != [got["scores"], got["winners"]]:
@@ -257,7 +263,12 @@ def cmd_bench(args) -> int:
 
 
 def cmd_play(args) -> int:
-    """Play in the terminal; seats without --seat K=BOT are human."""
+    """Play in the terminal; seats without --seat K=BOT are human. -o keeps the game as it goes,
+    --resume continues a kept one."""
+    if args.resume is not None:
+        return resume_play(args)
+    if args.ruleset is None or args.players is None:
+        raise UsageError("play needs a RULESET and --players N (or --resume RECORD to continue a kept game)")
     game = load(args)
     game.check_players(args.players)
     seat_bots = {}
@@ -268,9 +279,55 @@ def cmd_play(args) -> int:
     seed = args.seed
     if seed is None:
         seed = random.SystemRandom().randrange(1 << 31)
-    if hasattr(sys.stdin, "reconfigure"):    # a line that is not UTF-8 is refused as a move, not a crash
+    keeper = new_keeper(args.output)
+    start_play(args, game, args.players, seed, seat_bots, keeper)
+    return 0
+
+
+def new_keeper(path, resumed: str | None = None):
+    """The Keeper of `-o FILE` (None without -o): a file that exists is not overwritten, unless it is
+    the record being resumed."""
+    if path is None:
+        return None
+    if path == "-" or os.path.isdir(path):
+        raise UsageError(f"-o {path}: play keeps the game in a file; name one (e.g. -o game.json)")
+    same = resumed is not None and os.path.exists(path) and os.path.samefile(path, resumed)
+    if os.path.exists(path) and not same:
+        raise UsageError(f"{path} exists: continue the game in it with --resume {path}, or keep this one in "
+                         "another file")
+    return Keeper(path)
+
+
+def start_play(args, game, players: int, seed: int, seat_bots: dict, keeper, start=None) -> None:
+    """The terminal table: input that is not UTF-8 is refused as a move, not a crash."""
+    if hasattr(sys.stdin, "reconfigure"):
         sys.stdin.reconfigure(errors="replace")
-    play.play(game, args.players, seed, seat_bots, console=console(), memory_aid=args.memory_aid)
+    play.play(game, players, seed, seat_bots, console=console(), memory_aid=args.memory_aid, keeper=keeper,
+              start=start)
+
+
+def resume_play(args) -> int:
+    """Continue the game kept in a record: its ruleset, players, seed and seats; kept in the same file
+    (or in -o)."""
+    for option, given in (("--players", args.players), ("--seed", args.seed), ("--seat", args.seat),
+                          ("--set", args.set)):
+        if given is not None:
+            raise UsageError(f"{option}: --resume goes on with the game of {args.resume}, whose players, seed, "
+                             "seats and parameters are in the record; drop it")
+    record = checked_record(args.resume)
+    if record["result"] is not None:
+        raise UsageError(f"{args.resume}: the game is over ({plural(len(record['moves']), 'move')}, scores "
+                         f"{show(record['result']['scores'])}); nothing to continue (cardrules replay "
+                         f"{args.resume} checks it)")
+    game = replay_game(args, record, args.resume, ("resume", "resuming"))
+    keeper = new_keeper(args.output or args.resume, args.resume)
+    out(f"{args.resume}: playing its {plural(len(record['moves']), 'move')} again …")
+    try:
+        _, st, bots = records.continue_game(game, record)
+    except RecordError as exc:
+        raise RecordError(f"{args.resume}: {exc}") from None
+    seat_bots = {k: name for k, name in enumerate(record["bots"]) if name != records.HUMAN}
+    start_play(args, game, record["players"], record["seed"], seat_bots, keeper, (st, bots))
     return 0
 
 
@@ -338,7 +395,19 @@ def add_game_commands(sub, shared: Shared) -> None:
                    help="play for about T seconds (default 5)")
     p.set_defaults(func=cmd_bench)
 
-    p = sub.add_parser("play", parents=[common, ruleset, players, limits], help="play in the terminal against bots")
+    add_play_command(sub, shared)
+
+
+def add_play_command(sub, shared: Shared) -> None:
+    """play: RULESET and --players are optional here, as --resume takes them from the record."""
+    p = sub.add_parser("play", parents=[shared.common, shared.limits], help="play in the terminal against bots")
+    p.add_argument("ruleset", nargs="?", metavar="RULESET",
+                   help="the ruleset file (YAML); with --resume, the ruleset to go on with (default: the one the "
+                        "record names)")
+    p.add_argument("--set", metavar="NAME=VALUE", type=set_option, action="append",
+                   help="replace a parameter for this game (VALUE is YAML); repeatable")
+    p.add_argument("--players", "-n", type=positive_int, metavar="N", help="number of players (required "
+                   "unless --resume)")
     p.add_argument("--seed", type=int, default=None, metavar="S", help="deal seed (default: a random one)")
     p.add_argument("--seat", type=seat_option, action="append", metavar="K=BOT",
                    help=f"seat K (from 0) is played by a bot ({known_bots()}); other seats are human; "
@@ -346,6 +415,15 @@ def add_game_commands(sub, shared: Shared) -> None:
     p.add_argument("--memory-aid", action="store_true",
                    help="show your seat's whole perfect-memory knowledge (cards known to be in hidden zones, "
                         "the overview o) even when the ruleset's display.knowledge is faces")
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="keep the game in FILE as it goes: its record (as `replay` reads it) is rewritten after "
+                        "every move, so a crash or q loses nothing; an existing FILE is not overwritten")
+    p.add_argument("--resume", metavar="RECORD",
+                   help="continue the game kept in RECORD (by play -o) with its ruleset, players, seed and "
+                        "seats, exactly as if it had never stopped; it is kept in RECORD (or in -o FILE)")
+    p.add_argument("--any-ruleset", action="store_true",
+                   help="with --resume: go on even when the ruleset is not the file the record was made with "
+                        "(sha256 differs)")
     p.set_defaults(func=cmd_play)
 
 

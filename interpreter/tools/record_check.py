@@ -1,7 +1,8 @@
 """Records are untrusted input: their structure is checked here, in one place, before a replay.
 
-Every field a replay reads must have the shape `record` writes; anything else is a RecordError
-(exit 1) naming the field, e.g. "field 'moves[3].seat' must be a seat number (0 to 2), not a text".
+Every field a replay reads must have the shape `record` or `play -o` writes (the result null for a
+game not over yet); anything else is a RecordError (exit 1) naming the field, e.g.
+"field 'moves[3].seat' must be a seat number (0 to 2), not a text".
 Texts from a record are quoted short and with control characters shown as escapes, so a hostile
 record cannot flood or drive the terminal. The ruleset a record names is looked up only as a
 .yaml/.yml file under the current directory or the record's folder.
@@ -115,6 +116,9 @@ def check_chance(value) -> None:
 
 
 def check_result(value, players: int) -> None:
+    """Scores and winners; null for a game not over yet (a record `play -o` keeps as it goes)."""
+    if value is None:
+        return
     mapping(value, "result", ("scores", "winners"))
     scores = listed(value["scores"], "result.scores", "numbers")
     if len(scores) != players:

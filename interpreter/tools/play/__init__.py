@@ -15,7 +15,13 @@ game as that seat saw them (events.for_seat) — never from the real state. The 
     position is typed as the value itself, and lists no numbers (typed_moves.py); a decision
     with one legal move is taken with a note.
 Commands: u undo, s the ordered public piles in draw order (next first), o what may still be in
-each hidden table zone, r the screen again, ? help, q quit.
+each hidden table zone, r the screen again, ? help, q quit (after asking; the end of the input
+quits at once).
+
+Kept games (keeping.py): with `play -o FILE` the game's record is rewritten after every move, the
+result null until the game is over; `play --resume FILE` plays its moves again (the bots choosing
+again, records.continue_game) and goes on as if it had never stopped. Between two human seats a
+terminal is cleared with its scrollback; a pipe gets a separator line.
 
 How much knowledge is shown is the ruleset's `display.knowledge`: full (perfect memory) or faces
 (only the cards visible now); `--memory-aid` shows the knowledge anyway.
@@ -40,8 +46,9 @@ __all__ = ["Quit", "Session", "abbreviate", "counts_text", "grid_layout", "order
 
 
 def play(game, players: int, seed: int, seat_bots: dict, ask=None, console=None,
-         memory_aid: bool = False) -> bool:
+         memory_aid: bool = False, keeper=None, start=None) -> bool:
     """Play one game in the terminal; False when a human quit before the end.
 
-    ask(prompt) -> line replaces reading stdin (tests); console receives all output."""
-    return Session(game, players, seed, seat_bots, ask, console, memory_aid).run()
+    ask(prompt) -> line replaces reading stdin (tests); console receives all output; keeper keeps
+    the game's record as it goes; start goes on with a game played that far (see Session)."""
+    return Session(game, players, seed, seat_bots, ask, console, memory_aid, keeper, start).run()

@@ -21,10 +21,12 @@ from .result import Result
 from .screen import Screen
 from .story import Story
 from .typed_moves import TypedMoves
+from .words import plural
 
 QUIT = ("q", "quit", "exit")
 HELP = ("?", "h", "help")
-BLANK_LINES = 40          # what "clears" the screen between two human seats (a pipe cannot be cleared)
+YES = ("y", "yes") + QUIT   # answers to "quit?" that quit (q twice quits too)
+CLEAR = "\x1b[H\x1b[2J\x1b[3J"   # home, clear the screen, and clear the scrollback (xterm, tmux, …)
 
 
 class Quit(Exception):
@@ -42,7 +44,9 @@ class Session(Screen, Grid, Story, TypedMoves, Overview, Result):
     """One game in the terminal: who sits where, the state, the seats' memories, input and output."""
 
     def __init__(self, game, players: int, seed: int, seat_bots: dict, ask=None, console=None,
-                 memory_aid: bool = False):
+                 memory_aid: bool = False, keeper=None, start=None):
+        """keeper (a keeping.Keeper) keeps the game in its file; start = (state, {seat: bot}) goes on
+        with a game played that far (records.continue_game) instead of a new one."""
         self.game, self.players, self.seed = game, players, seed
         self.program = p = game.program(players)
         self.console = console or Console(highlight=False)
@@ -52,7 +56,11 @@ class Session(Screen, Grid, Story, TypedMoves, Overview, Result):
         self.humans = [k for k in range(players) if k not in self.bots]
         self.display = Display(p, memory_aid)
         self.full, self.ordered, self.grid = self.display.full, self.display.ordered, self.display.grid
-        self.st = p.new_state(seed, log=True)
+        if start is None:
+            self.st = p.new_state(seed, log=True, record=True)     # record: the shuffles, for the kept record
+        else:
+            self.st, self.bots = start
+        self.keeper = keeper
         self.undo_stack: list = []          # (state before, move text) of the decider's own moves
         self.no_undo = "you have made no move yet"
         self.memory: dict = {}              # seat -> (Observer, events of st.log read)
@@ -63,6 +71,10 @@ class Session(Screen, Grid, Story, TypedMoves, Overview, Result):
     # ---- output ----
     def say(self, text: str = "") -> None:
         self.console.print(Text(text))
+
+    def say_whole(self, text: str) -> None:
+        """A line the terminal wraps, not rich: a file name in it stays whole, to be copied."""
+        self.console.print(Text(text), soft_wrap=True)
 
     def who(self, seat: int) -> str:
         return self.bot_names.get(seat, "you" if len(self.humans) == 1 else "human")
@@ -126,12 +138,16 @@ class Session(Screen, Grid, Story, TypedMoves, Overview, Result):
 
     # ---- the loop ----
     def run(self) -> bool:
-        """Play to the end; False when a human quit (q or end of input)."""
+        """Play to the end; False when a human quit (q or end of input). A kept game is written
+        before the first move and after every change."""
         seats = ", ".join(f"seat {k}: {self.who(k)}" for k in range(self.players))
         self.say(f"{self.game.name}, {self.players} players, seed {self.seed} ({seats})")
         if not self.full:
             self.say("this ruleset shows only the cards visible now (display.knowledge: faces); "
                      "--memory-aid shows what you know")
+        if self.st.moves:
+            self.say(f"resumed after {plural(self.st.moves, 'move')}, in turn {self.st.turn}")
+        self.keep()
         try:
             while not self.st.over:
                 st = self.st
@@ -143,11 +159,34 @@ class Session(Screen, Grid, Story, TypedMoves, Overview, Result):
                     self.bot_move(legal)
                 else:
                     self.human_decision(legal)
+                self.keep()
         except Quit:
             self.say(f"game abandoned in turn {self.st.turn}.")
+            if self.keeper is not None:
+                path, moves = self.keeper.path, plural(self.keeper.moves, "move")
+                self.say_whole(f"the game is saved to {path} ({moves}): "
+                               f"continue it with cardrules play --resume {path}")
             return False
         self.show_result()
+        if self.keeper is not None:
+            path = self.keeper.path
+            self.say_whole(f"the game's record is in {path} (cardrules replay {path} checks it)")
         return True
+
+    def keep(self) -> None:
+        """Write the game as it stands to its record file, when it is kept."""
+        if self.keeper is not None:
+            self.keeper.keep(self)
+
+    def confirm_quit(self) -> None:
+        """q: quit (raise Quit) once the human says yes; the end of the input quits without asking."""
+        if self.keeper is not None:
+            where = f"the game is saved to {self.keeper.path}"
+        else:
+            where = "the game is not saved (play -o FILE keeps a game)"
+        if self.read(f"quit? {where}: y/n ").strip().lower() in YES:
+            raise Quit
+        self.say("not quitting: the game goes on")
 
     def bot_move(self, legal: list) -> None:
         """A bot decides; its move is shown through the events the humans saw."""
@@ -175,8 +214,8 @@ class Session(Screen, Grid, Story, TypedMoves, Overview, Result):
             if not line:
                 continue
             if cmd in QUIT:
-                raise Quit
-            if cmd in HELP:
+                self.confirm_quit()
+            elif cmd in HELP:
                 self.show_help(legal)
             elif cmd == "r":
                 self.show(seat, legal)
@@ -234,7 +273,8 @@ class Session(Screen, Grid, Story, TypedMoves, Overview, Result):
                     self.say(f"undone: {text}")
                     return False
                 if answer in QUIT:
-                    raise Quit
+                    self.confirm_quit()
+                    continue
                 self.say("type c to confirm or u to undo")
         revealed = why is not None and "reveals" in why
         if asked:
@@ -263,10 +303,16 @@ class Session(Screen, Grid, Story, TypedMoves, Overview, Result):
         return True
 
     def pass_screen(self, seat: int) -> None:
-        """Between two human seats: hide the previous seat's screen, wait, then recap for the next."""
-        self.console.print(Rule())
-        for _ in range(BLANK_LINES):
-            self.console.print()
+        """Between two human seats: hide the previous seat's screen, wait, then recap for the next.
+        A terminal is cleared with its scrollback (once a seat has seen its screen: before, the
+        game's title stays); a pipe (or a dumb terminal) gets a separator."""
+        terminal = self.console.is_terminal and not self.console.is_dumb_terminal
+        if terminal and self.last_human is not None:
+            self.console.file.write(CLEAR)
+            self.console.file.flush()
+        else:
+            self.console.print(Rule())
+            self.say()
         self.console.print(Rule(Text(f"pass to seat {seat}")))
         self.say(f"— pass to seat {seat} —")
         self.read(f"seat {seat}, press Enter when ready ")
