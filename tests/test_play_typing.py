@@ -346,7 +346,7 @@ def test_a_decision_with_one_legal_move_is_taken_with_a_note(typing_game):
     s.run()
     out = s.out.getvalue()
     assert "only one move: go — taken" in out
-    assert prompts == [("seat 0> ", "act")]                  # first asked at the next decision
+    assert prompts[0] == ("seat 0> ", "act")                 # first asked at the next decision
     assert out.index("only one move: go — taken") < out.index("seat 0 decides: act")
 
 
