@@ -131,6 +131,7 @@ class Session(Screen, Grid, Story, TypedMoves, Overview, Result):
         if not self.full:
             self.say("this ruleset shows only the cards visible now (display.knowledge: faces); "
                      "--memory-aid shows what you know")
+        self.report_opening()
         try:
             while not self.st.over:
                 st = self.st
@@ -153,10 +154,11 @@ class Session(Screen, Grid, Story, TypedMoves, Overview, Result):
         st, seat = self.st, self.st.decider
         n = len(st.log)
         move = self.bots[seat].choose(self.program, st, legal)
+        before = st.clone(log=False)        # what the humans may learn of the move is worked out from it
         self.program.apply(st, move)
         self.undo_stack.clear()
         self.no_undo = f"seat {seat} decided since your last move"
-        self.report(f"seat {seat} ({self.bot_names[seat]})", st.log[n:], self.humans)
+        self.report(f"seat {seat} ({self.bot_names[seat]})", st.log[n:], self.humans, before)
 
     def human_decision(self, legal: list) -> None:
         """Ask the deciding human until the state changes (a move kept, or an undo)."""
