@@ -4,7 +4,8 @@ The deciding seat is told its whole move ("deliver 2×paper:1"). Any other seat 
 only through what follows it (events.for_seat drops it), so it is told:
   - the decision's name (that the seat decided is seen by everyone at the table);
   - the option or value chosen only when the events that follow, as the watcher saw them, tell
-    it apart from every other legal option or value (each tried on a copy of the state before);
+    it apart from every other legal option or value (each tried on a copy of the state before),
+    and never when it was the only one legal (that could tell the watcher why);
   - the faces of the chosen cards only when it saw them (in their zone, or as they moved), else
     their number when they all moved ("2 hidden cards"), else nothing.
 """
@@ -63,9 +64,9 @@ class Telling:
         legal = self.program.legal_moves(before)
         if len(legal) > MAX_TRIED:
             return False
+        if all(key(other) == key(move) for other in legal):
+            return False                # the only choice there was: telling it would tell why
         seen = {v: _visible(self.program, after, v) for v in viewers}
-        if not all(seen.values()):
-            return False
         for other in legal:
             if key(other) == key(move):
                 continue
