@@ -7,10 +7,14 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st_
 
 from helpers import RULESET
+from test_fuzz import EXAMPLE_SECONDS, SOURCES, dump, mutate_data, time_limit, write_case
 from language_helpers import make, write  # noqa: F401  (fixtures)
-from interpreter.compiler.game import load_game
+from interpreter.compiler.game import load_game, validate_file
+from interpreter.errors import RuleRuntimeError
 from interpreter.compiler.reach import zone_types
 
 MEMO = RULESET.replace("r_eco.yaml", "sorting_memo.yaml")
@@ -151,3 +155,30 @@ def test_every_card_of_a_played_game_is_always_where_its_type_may_be(path, playe
             if st.over:
                 break
             p.apply(st, pick.choice(p.legal_moves(st)))
+
+
+# ---- mutated rulesets (the fuzz tests' mutations): the analysis never leaves out a type that gets there ----
+@settings(max_examples=40, deadline=None, database=None, derandomize=True,
+          suppress_health_check=list(HealthCheck))
+@given(data=st_.data())
+def test_every_card_of_a_mutated_ruleset_is_where_its_type_may_be(tmp_path_factory, data):
+    name = data.draw(st_.sampled_from(sorted(SOURCES)), label="ruleset")
+    mutant = data.draw(mutate_data(name), label="mutant")
+    path = write_case(tmp_path_factory.mktemp("reach"), name, dump(mutant))
+    with time_limit(EXAMPLE_SECONDS):
+        if validate_file(path):
+            return
+        p = load_game(path).program(load_game(path).rules.min_players)
+        may = zone_types(p)
+        pick = random.Random(0)
+        try:
+            state = p.new_state(0)
+            for _ in range(60):
+                for c, z in enumerate(state.loc):
+                    assert p.card_type[c] in may[z], (p.type_names[p.card_type[c]], p.zone_names[z])
+                legal = p.legal_moves(state)
+                if state.over or not legal:
+                    break
+                p.apply(state, pick.choice(legal))
+        except RuleRuntimeError:
+            pass                # a mutant whose rules fail: the fuzz tests check the error itself
