@@ -207,6 +207,15 @@ def test_a_change_of_a_labelled_variable_is_told_with_its_label(tmp_path):
     assert told == list(range(1, s.st.turn + 1))[:len(told)] and len(told) >= 4
 
 
+def test_a_labelled_zone_is_named_by_its_label_in_the_log(tmp_path):
+    s = session(secret_game(tmp_path), 2, {1: "random"})
+    s.display.labels = {"pile": "table pile"}
+    assert s.run()
+    out = s.out.getvalue()
+    told = re.findall(r"^ {4}1×chip bag → table pile\[(\d)\]$", out, re.M)
+    assert told and not re.search(r"→ pile\[", out)
+
+
 # ---- the opening ----
 def test_the_opening_is_told_like_every_other_turn():
     seen = {}

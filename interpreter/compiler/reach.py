@@ -134,6 +134,7 @@ class Reach:
 
     # ---- the fixpoint ----
     def solve(self) -> list:
+        """Per zone instance, the types that start there and all that the moves bring, to a fixpoint."""
         p = self.p
         may = [set() for _ in p.zone_names]
         for c, z in enumerate(p.card_start):

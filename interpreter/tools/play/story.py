@@ -40,8 +40,7 @@ class Story(Telling):
             lines.append(told.text or f"{told.name} (hidden)")
             lines += body
         if not lines:
-            self.say(f"{actor}: did something hidden" if any(e[0] == DECIDE for e in events)
-                     else f"{actor}: (nothing visible)")
+            self.say(f"{actor}: (nothing visible)")      # no decision in the events (a recap)
             return
         first = lines[0]
         self.say(f"{actor} {first}" if first.startswith("did something hidden") else f"{actor}: {first}")
@@ -66,7 +65,7 @@ class Story(Telling):
                 lines.append(self.describe_deal(deal))
                 deal = []
             if e[0] == SHUFFLE:
-                lines.append(describe(self.program, e))
+                lines.append(describe(self.program, e, zone_names=self.zone_words()))
             elif e[0] == SET and e[1] in self.display.labels:
                 owner = "" if e[2] is None else f" of seat {e[2]}"
                 lines.append(f"{self.display.label(e[1])}{owner} = {show(e[3])}")
@@ -86,8 +85,9 @@ class Story(Telling):
     def describe_deal(self, moves: list) -> str:
         """One line for a run of moves: 'deck → hand: seat 0 2×red · seat 1 2 hidden cards', or
         'stock → down[1–50]: 1 hidden card each'."""
+        words = self.zone_words()
         if len(moves) == 1:
-            return describe(self.program, moves[0])
+            return describe(self.program, moves[0], zone_names=words)
         prog = self.program
         got: dict = {}
         for _, _, dst, cards, *_ in moves:
@@ -98,15 +98,25 @@ class Story(Telling):
             faces = [c for cs in items if not isinstance(cs, int) for c in cs]
             parts.append((dst, ", ".join(x for x in (group(prog, faces) if faces else "", plural(hidden, "hidden card")
                                                        if hidden else "") if x)))
-        src, decl = prog.zone_names[moves[0][1]], prog.zone_decl[moves[0][2]]
+        src, decl = words[moves[0][1]], prog.zone_decl[moves[0][2]]
+        name = self.display.label(decl.name)
         if decl.per_player:
-            return f"{src} → {self.zone_label(moves[0][2])}: " + " · ".join(f"seat {prog.zone_owner[d]} {t}"
-                                                                         for d, t in parts)
+            return f"{src} → {name}: " + " · ".join(f"seat {prog.zone_owner[d]} {t}" for d, t in parts)
         keys = list(prog.family[decl.name])
         index = [keys[(d - prog.zone_base[decl.name]) % prog.zone_width[decl.name]] for d, _ in parts]
         if len({t for _, t in parts}) == 1:
-            return f"{src} → {decl.name}[{runs(index)}]: {parts[0][1]} each"
-        return f"{src} → {decl.name}: " + " · ".join(f"[{k}] {t}" for k, (_, t) in zip(index, parts))
+            return f"{src} → {name}[{runs(index)}]: {parts[0][1]} each"
+        return f"{src} → {name}: " + " · ".join(f"[{k}] {t}" for k, (_, t) in zip(index, parts))
+
+    def zone_words(self) -> list:
+        """Per zone instance, its name in the log: the zone's label (display.labels), then its seat
+        and index as in the program's name ('hand(1)', 'side[paper]')."""
+        prog, labels = self.program, self.display.labels
+        if getattr(self, "_zone_words", None) is None or self._zone_words[0] is not labels:
+            words = [self.display.label(d.name) + name[len(d.name):] if d.name in labels else name
+                     for name, d in zip(prog.zone_names, prog.zone_decl)]
+            self._zone_words = (labels, words)
+        return self._zone_words[1]
 
 
 def _by_decision(events: list) -> list:
