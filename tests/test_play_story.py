@@ -69,7 +69,7 @@ def autoplay(s, prompt: str) -> str:
 
 
 def session(g, players: int, bots: dict, seed: int = 1, script=autoplay, memory_aid: bool = False) -> Session:
-    """A Session on a wide console whose reports are kept: s.reports = [(events, before, text shown)]."""
+    """A Session on a wide console whose reports are kept: s.reports = [(actor, events, before, text shown)]."""
     out = io.StringIO()
     console = Console(file=out, width=200, highlight=False, color_system=None)
     holder: dict = {}
@@ -81,7 +81,7 @@ def session(g, players: int, bots: dict, seed: int = 1, script=autoplay, memory_
     def kept(actor, events, viewers, before=None):
         start = len(out.getvalue())
         report(actor, events, viewers, before)
-        s.reports.append((list(events), before, out.getvalue()[start:]))
+        s.reports.append((actor, list(events), before, out.getvalue()[start:]))
     s.report = kept
     return s
 
@@ -90,6 +90,11 @@ def secret_game(tmp_path):
     path = tmp_path / "secret.yaml"
     path.write_text(textwrap.dedent(SECRET), encoding="utf-8")
     return load_game(str(path))
+
+
+def within(part: list, whole: list) -> bool:
+    """Whether part is a run of consecutive items of whole."""
+    return any(whole[i:i + len(part)] == part for i in range(len(whole) - len(part) + 1))
 
 
 def decisions(s, seat: int, name: str) -> list:
@@ -177,8 +182,8 @@ def test_the_log_never_names_a_card_the_watching_seat_could_not_see():
         s = session(g, players, {k: "greedy" for k in range(1, players)}, seed=seed)
         assert s.run()
         prog, checked = s.program, 0
-        for events, before, text in s.reports:
-            if before is None:
+        for actor, events, before, text in s.reports:
+            if not actor.endswith("(greedy)"):
                 continue
             seen = {prog.type_names[prog.card_type[c]] for z, cards in enumerate(before.zones)
                     if prog.zone_vis[z] & 1 for c in cards}
@@ -188,6 +193,20 @@ def test_the_log_never_names_a_card_the_watching_seat_could_not_see():
             assert named <= seen, (path, text)
             checked += bool(named)
         assert checked > 5
+
+
+def test_at_a_hot_seat_the_recap_tells_the_other_humans_decisions_as_this_seat_may_know_them():
+    s = session(load_game(RULESET), 2, {}, seed=5)
+    s.run()
+    out, prog = s.out.getvalue(), s.program
+    recaps = re.findall(r"^seat 1, since you last looked: (.*(?:\n {4}.*)*)", out, re.M)
+    delivered = [", ".join(f"{n}×{prog.type_names[t]}" for t, n in m) for m in decisions(s, 0, "deliver")]
+    told = [m for r in recaps for m in re.findall(r"^(?: {4}seat 0: )?deliver (.*) hand\(0\) → side", r, re.M)]
+    assert within(told, delivered) and len(told) > 5
+    disposed = [sum(n for _, n in m) for m in decisions(s, 0, "dispose")]
+    told = [int(n) for r in recaps for n in re.findall(r"dispose (\d+) hidden cards? hand\(0\) → disposal\(0\)", r)]
+    assert within(told, disposed) and told
+    assert not re.search(r"seat 0: dispose \d+×", " ".join(recaps)) and "you: dispose 1×" in " ".join(recaps)
 
 
 # ---- variable changes ----

@@ -227,7 +227,7 @@ class Session(Screen, Grid, Story, TypedMoves, Overview, Result):
             self.undo_stack.append((st, text))
         self.st = trial
         self.report("you" if len(self.humans) == 1 else f"seat {seat}",
-                    for_seat(program, new, seat), [seat])
+                    for_seat(program, new, seat), [seat], st)
         return True
 
     def undo(self) -> bool:
@@ -250,5 +250,4 @@ class Session(Screen, Grid, Story, TypedMoves, Overview, Result):
         self.read(f"seat {seat}, press Enter when ready ")
         start = self.seen.get(seat)
         if start is not None and start < len(self.st.log):
-            self.report(f"seat {seat}, since you last looked",
-                        for_seat(self.program, self.st.log[start:], seat), [seat])
+            self.report_since(seat, start)

@@ -22,22 +22,49 @@ class Story(Telling):
         if self.st.log and self.humans:
             self.report("setup", self.st.log, self.humans)
 
+    def report_since(self, seat: int, start: int) -> None:
+        """A recap for `seat` of the log from event `start` on: every decision told as it may know it."""
+        log = self.st.log
+        done = sum(1 for e in log[:start] if e[0] == DECIDE)      # each move adds one DECIDE: its number
+        made = [self.befores().get(done + k) for k in range(sum(1 for e in log[start:] if e[0] == DECIDE))]
+        self.tell_lines(f"seat {seat}, since you last looked", log[start:], [seat], made, seat)
+
     def report(self, actor: str, events: list, viewers: list, before=None) -> None:
         """What happened, as every one of `viewers` saw it (faces only where they all saw them);
-        `before`, the state the events started from, lets a decision of another seat be told."""
-        lines = []
+        `before`, the state the events started from, lets a decision of another seat be told (and
+        is kept for the recaps of report_since)."""
+        if before is not None:
+            if before.log is not None:
+                before = before.clone(log=False)        # kept for a whole game: without its log
+            self.befores()[before.moves] = before
+        self.tell_lines(actor, events, viewers, [before])
+
+    def befores(self) -> dict:
+        """The state before each move reported with one, by its number (st.moves): an undone move's
+        is replaced when the next move is made."""
+        if "_befores" not in self.__dict__:
+            self._befores = {}
+        return self._befores
+
+    def tell_lines(self, actor: str, events: list, viewers: list, befores: list, reader=None) -> None:
+        """The lines of report: befores[k] is the state before the k-th decision in events, or None;
+        with a `reader` (a recap of several seats' moves) each decision says whose it was."""
+        lines, k = [], 0
         for decide, part in _by_decision(events):
             if decide is None:
                 lines += self.event_lines(part, viewers)
                 continue
+            before = befores[k] if k < len(befores) else None
+            k += 1
             told = self.tell(decide, part, viewers, before)
             body = self.event_lines(part, viewers)
             if told.moved and body and body[0].startswith(told.moved + " "):
                 told.text += body.pop(0)[len(told.moved):]      # "bid 2×blue" + " hand(1) → bids(1)"
+            who = "" if reader is None else ("you" if decide[1] == reader else f"seat {decide[1]}")
             if told.text is None and not body:
-                lines.append(f"did something hidden ({told.name})")
+                lines.append(f"{who} did something hidden ({told.name})".lstrip())
                 continue
-            lines.append(told.text or f"{told.name} (hidden)")
+            lines.append((f"{who}: " if who else "") + (told.text or f"{told.name} (hidden)"))
             lines += body
         if not lines:
             self.say(f"{actor}: (nothing visible)")      # no decision in the events (a recap)
