@@ -108,10 +108,8 @@ class Reach:
             if e.fn.name in busy:
                 return []
             return self.sources(e.fn.body, busy | {e.fn.name})
-        if isinstance(e, ir.Func):
-            if e.name in ("first", "last", "reversed"):
-                return [s for a in e.args for s in self.sources(a, busy)]
-            return []
+        if isinstance(e, ir.Func):          # first, last, reversed, an item of a list...: from its arguments
+            return [s for a in e.args for s in self.sources(a, busy)]
         if isinstance(e, ir.Bin):
             return self.sources(e.left, busy) + self.sources(e.right, busy)
         if isinstance(e, ir.ListLit):

@@ -58,7 +58,7 @@ class Story(Telling):
             k += 1
             told = self.tell(decide, part, viewers, before)
             body = self.event_lines(part, viewers)
-            if told.moved and body and body[0].startswith(told.moved + " "):
+            if told.moved and body and body[0].startswith(told.moved + " ") and told.moves_chosen(part):
                 told.text += body.pop(0)[len(told.moved):]      # "bid 2×blue" + " hand(1) → bids(1)"
             who = "" if reader is None else ("you" if decide[1] == reader else f"seat {decide[1]}")
             if told.text is None and not body:

@@ -17,6 +17,7 @@ from ...errors import RuleRuntimeError
 from ...runtime.decisions import show
 from ...runtime.engine import DECIDE, MOVE
 from ...runtime.events import for_seat
+from .words import plural
 
 MAX_TRIED = 300          # more legal moves than this: the choice is not told (too many to try)
 
@@ -28,6 +29,15 @@ class Told:
     name: str
     text: str | None = None
     moved: str | None = None    # the text a move line of exactly the chosen cards starts with
+    chosen: tuple | None = None  # the chosen cards (None: not known here)
+
+    def moves_chosen(self, events: list) -> bool:
+        """Whether the first of the events moves exactly the chosen cards (as far as known here)."""
+        if self.chosen is None:
+            return True
+        first = events[0] if events else None
+        return first is not None and first[0] == MOVE and isinstance(first[3], tuple) and \
+            sorted(first[3]) == sorted(self.chosen)
 
 
 class Telling:
@@ -52,7 +62,8 @@ class Telling:
                 return Told(dec.name)
         told = Told(name, name)
         if spec is not None:
-            cards = self.cards_told(spec, payload, after, viewers, before, full)
+            told.chosen = None if before is None else tuple(spec.bind(before, payload))
+            cards = self.cards_told(payload, told.chosen, before, after, viewers, full)
             told.text = f"{name} {cards}" if cards is not None else f"{name} (hidden cards)"
             told.moved = cards
         return told
@@ -87,26 +98,24 @@ class Telling:
             return None
         return [e for e in trial.log if e[0] != DECIDE]
 
-    def cards_told(self, spec, payload, after: list, viewers: list, before, full: bool):
-        """The chosen cards as the viewers may know them: faces, a count, or None."""
+    def cards_told(self, payload, chosen, before, after: list, viewers: list, full: bool):
+        """The chosen cards (where they were in the state before) as the viewers may know them:
+        faces, a count, or None."""
         names = self.program.type_names
         faces = ", ".join(f"{n}×{names[t]}" for t, n in payload) or "nothing"
-        if full:
+        if full or chosen == ():
             return faces
-        if before is None:
+        if chosen is None:
             return None
-        chosen = spec.bind(before, payload)
-        if not chosen:
-            return faces
-        vis, loc = self.program.zone_vis, before.loc
         mask = sum(1 << v for v in viewers)
-        shown = {c for e in after if e[0] == MOVE and e[4] & mask == mask for c in e[3]}
+        moves = [e for e in after if e[0] == MOVE and isinstance(e[3], tuple)]
+        shown = {c for e in moves if e[4] & mask == mask for c in e[3]}
+        vis, loc = self.program.zone_vis, before.loc
         if all(vis[loc[c]] & mask == mask or c in shown for c in chosen):
             return faces
-        moved = [set(e[3]) for e in after if e[0] == MOVE and set(e[3]) & set(chosen)]
+        moved = [set(e[3]) for e in moves if set(e[3]) & set(chosen)]
         if moved and all(m <= set(chosen) for m in moved) and set().union(*moved) == set(chosen):
-            n = len(chosen)
-            return f"{n} hidden card{'s' if n != 1 else ''}"
+            return plural(len(chosen), "hidden card")
         return None
 
 
