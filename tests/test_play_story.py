@@ -48,6 +48,11 @@ turn:
               cards: pile[open]
               count: 1
               do: ["move stash to hand"]
+        - choose: eye
+          cards: pile[open]
+          min: 0
+          max: 1
+        - let kept = eye
         - choose: mood
           options:
             calm: {}
@@ -173,6 +178,16 @@ def test_an_option_whose_events_look_like_another_options_is_not_told(tmp_path):
     assert len(re.findall(r"^seat 1 \(random\)(?: did something hidden \(mood\)|: mood \(hidden\))$", out, re.M)) == \
         len(decisions(s, 1, "mood")) > 0
     assert not re.search(r"seat 1 \(random\): (calm|bold)", out) and re.search(r"^you: (calm|bold)$", out, re.M)
+
+
+def test_cards_chosen_among_face_up_cards_and_not_moved_are_not_told(tmp_path):
+    s = session(secret_game(tmp_path), 2, {1: "random"}, seed=4)
+    assert s.run()
+    out = s.out.getvalue()
+    made = decisions(s, 1, "eye")
+    assert {len(m) for m in made} == {0, 1}                 # chose nothing, and chose a chip
+    assert len(re.findall(r"^seat 1 \(random\): eye \(hidden cards\)$", out, re.M)) == len(made)
+    assert re.search(r"^you: eye (nothing|1×chip)$", out, re.M)
 
 
 def test_the_log_never_names_a_card_the_watching_seat_could_not_see():

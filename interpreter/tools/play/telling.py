@@ -6,8 +6,10 @@ only through what follows it (events.for_seat drops it), so it is told:
   - the option or value chosen only when the events that follow, as the watcher saw them, tell
     it apart from every other legal option or value (each tried on a copy of the state before),
     and never when it was the only one legal (that could tell the watcher why);
-  - the faces of the chosen cards only when it saw them (in their zone, or as they moved), else
-    their number when they all moved ("2 hidden cards"), else nothing.
+  - the faces of the chosen cards only when it saw them move (choosing is private, even among
+    cards face up), else their number when they all moved ("2 hidden cards"), else nothing.
+Each is worked out at the moment: a choice whose effects show only after the seat's next
+decisions is not told (what follows them tells the rest).
 """
 from __future__ import annotations
 
@@ -63,7 +65,7 @@ class Telling:
         told = Told(name, name)
         if spec is not None:
             told.chosen = None if before is None else tuple(spec.bind(before, payload))
-            cards = self.cards_told(payload, told.chosen, before, after, viewers, full)
+            cards = self.cards_told(payload, told.chosen, after, viewers, full)
             told.text = f"{name} {cards}" if cards is not None else f"{name} (hidden cards)"
             told.moved = cards
         return told
@@ -98,20 +100,18 @@ class Telling:
             return None
         return [e for e in trial.log if e[0] != DECIDE]
 
-    def cards_told(self, payload, chosen, before, after: list, viewers: list, full: bool):
-        """The chosen cards (where they were in the state before) as the viewers may know them:
-        faces, a count, or None."""
+    def cards_told(self, payload, chosen, after: list, viewers: list, full: bool):
+        """The chosen cards as the viewers may know them from the moves after: faces, a count, or None."""
         names = self.program.type_names
         faces = ", ".join(f"{n}×{names[t]}" for t, n in payload) or "nothing"
-        if full or chosen == ():
+        if full:
             return faces
-        if chosen is None:
+        if not chosen:              # not known here, or nothing chosen (which may be a secret too)
             return None
         mask = sum(1 << v for v in viewers)
         moves = [e for e in after if e[0] == MOVE and isinstance(e[3], tuple)]
         shown = {c for e in moves if e[4] & mask == mask for c in e[3]}
-        vis, loc = self.program.zone_vis, before.loc
-        if all(vis[loc[c]] & mask == mask or c in shown for c in chosen):
+        if all(c in shown for c in chosen):     # choosing is private, even among face-up cards
             return faces
         moved = [set(e[3]) for e in moves if set(e[3]) & set(chosen)]
         if moved and all(m <= set(chosen) for m in moved) and set().union(*moved) == set(chosen):
