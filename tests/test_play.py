@@ -79,7 +79,7 @@ def test_whole_game_against_greedy_ends_with_the_score_table():
         assert re.search(rf"│\s+{m}\s.*top reward:{m}:0 \(6\)", first)
     assert "draw: " in first and "discard: " in first
     # bots' moves as they happen; the human's own hand never leaks the opponent's hidden cards
-    assert re.search(r"^seat 1 \(greedy\): \d+×\S+ hand\(1\) → side\[", out, re.M)
+    assert re.search(r"^seat 1 \(greedy\): deliver \d+×\S+ hand\(1\) → side\[", out, re.M)
     assert "known: " in out                # perfect memory shown (R-Eco: display.knowledge full)
 
 
@@ -265,9 +265,10 @@ def test_o_shows_what_may_still_be_in_the_draw_pile():
     out = s.out.getvalue()
     prog, st = s.program, s.st
     draw = prog.zone_names.index("draw")
-    m = re.search(rf"draw: {len(st.zones[draw])} cards — what may still be there *\n(.*?)\n\(", out, re.S)
+    m = re.search(rf"\n  draw: {len(st.zones[draw])} cards, may be (.*?)(?: \(known there: [^)]*\))?\n[ (]",
+                  out, re.S)
     assert m, out
-    shown = {row.split()[0]: int(row.split()[1]) for row in m.group(1).splitlines()[1:]}
+    shown = {t: int(n) for n, t in (c.split("×") for c in " ".join(m.group(1).split()).split(", "))}
     # by hand, from the sheet: every recycling card but seat 0's hand and the four dump sites
     # (the opponent's three hidden cards may be in the draw pile as far as seat 0 knows)
     seen = Counter(prog.type_names[prog.card_type[c]]
@@ -294,13 +295,13 @@ def test_faces_hides_the_knowledge_unless_memory_aid(tmp_path):
     s = session(lines(["o", "q"]), g=g)
     s.run()
     out = s.out.getvalue()
-    assert "known:" not in out and "what may still be there" not in out
+    assert "known:" not in out and "what may still be in" not in out
     assert "--memory-aid for the overview" in out
     assert re.search(r"draw: \d+ cards\s", out)
     s = session(lines(["o", "q"]), g=g, memory_aid=True)
     s.run()
     out = s.out.getvalue()
-    assert "known: " in out and "what may still be there" in out
+    assert "known: " in out and "what may still be in each hidden zone" in out
 
 
 def test_cli_memory_aid_option(capsys, monkeypatch, tmp_path):
@@ -310,7 +311,7 @@ def test_cli_memory_aid_option(capsys, monkeypatch, tmp_path):
     g.write_text(f"extends: {os.path.basename(RULESET)}\ndisplay: {{knowledge: faces}}\n", encoding="utf-8")
     monkeypatch.setattr(sys, "stdin", io.StringIO("o\nq\n"))
     assert main(["play", str(g), "-n", "2", "--seed", "1", "--seat", "1=random", "--memory-aid"]) == 0
-    assert "what may still be there" in capsys.readouterr().out
+    assert "what may still be in each hidden zone" in capsys.readouterr().out
 
 
 # ---- hot seat ----
@@ -366,7 +367,7 @@ def test_a_whole_lixo_game_by_hand_against_two_greedy_bots():
     assert deal, out[:3000]
     assert "known: " not in out          # Lixo shows the faces up now (display.knowledge faces)
     # the greedy bots' bids are public: shown card by card as they happen
-    assert re.search(r"^seat [12] \(greedy\): \d+×\S+ hand\([12]\) → bids\([12]\)", out, re.M)
+    assert re.search(r"^seat [12] \(greedy\): bid \d+×\S+ hand\([12]\) → bids\([12]\)", out, re.M)
 
 
 # ---- Sorting Memo: the grid of positions (display.grid) ----

@@ -33,10 +33,11 @@ def for_seat(program, log: list, seat: int) -> list:
     return out
 
 
-def describe(program, event: tuple, seat: int | None = None) -> str:
-    """One line of text for an event, as `seat` saw it (None: the whole truth)."""
+def describe(program, event: tuple, seat: int | None = None, zone_names: list | None = None) -> str:
+    """One line of text for an event, as `seat` saw it (None: the whole truth); zones are named by
+    `zone_names` when given (e.g. the labels play shows), else by the program's names."""
     kind = event[0]
-    names = program.zone_names
+    names = zone_names or program.zone_names
     if kind == MOVE:
         _, src, dst, cards, mask = event[:5]
         to = ("bottom of " if event[5:] and event[5] else "") + names[dst]

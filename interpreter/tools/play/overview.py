@@ -1,9 +1,7 @@
 """On request: the piles in draw order (s) and what may still be in each hidden zone (o)."""
 from __future__ import annotations
 
-from rich.table import Table
-from rich.text import Text
-
+from ...compiler.reach import zone_types
 from .words import counts_text, plural
 
 
@@ -30,30 +28,61 @@ class Overview:
             self.say(f"  {line}")
 
     def show_overview(self, seat: int) -> None:
-        """For every hidden table zone: how many of each card type may still be there."""
+        """For every hidden table zone, one line: the cards that may still be there (only types the
+        rules can ever bring there); zones of one family with the same line are grouped."""
         if not self.full:
             self.say("this ruleset shows only the cards visible now (display.knowledge: faces); "
                      "play with --memory-aid for the overview")
             return
         v, prog = self.view(seat), self.program
-        names, shown = prog.type_names, False
-        for z, label in enumerate(prog.zone_names):
-            if prog.zone_owner[z] is not None or v.sees(z) or not v.size(z):
+        groups: dict = {}               # (declaration, what is shown) -> the zones showing it
+        for z, decl in enumerate(prog.zone_decl):
+            if prog.zone_owner[z] is not None or v.sees(z) or not v.size(z) or decl.name in self.display.hidden:
                 continue
-            shown = True
-            if not v.unknown(z):
-                self.say(f"{label}: {plural(v.size(z))}, known exactly: {counts_text(names, v.known_cards(z))}")
-                continue
-            table = Table(title=Text(f"{label}: {plural(v.size(z))} — what may still be there"),
-                          title_justify="left", box=None, padding=(0, 2))
-            table.add_column("card")
-            table.add_column("may be there", justify="right")
-            table.add_column("of which known there", justify="right")
-            known = v.known_cards(z)
-            for t, n in v.could_be_in(z).items():
-                table.add_row(Text(names[t]), str(n), str(known.get(t, 0) or ""))
-            self.console.print(table)
-        if shown:
-            self.say("(counts include every card whose place you do not know: other seats' hidden cards too)")
-        else:
+            groups.setdefault((decl.name, self.overview_text(v, z)), []).append(z)
+        if not groups:
             self.say("no hidden zone on the table")
+            return
+        self.say("what may still be in each hidden zone (only cards the rules can bring there):")
+        for (name, text), zones in groups.items():
+            self.say(f"  {self.zones_label(name, zones)}: {text}")
+        self.say("(counts include every card whose place you do not know: other seats' hidden cards too)")
+
+    def overview_text(self, v, z: int) -> str:
+        """One hidden zone: its size, the cards known there, the others that may be there."""
+        names, size = self.program.type_names, v.size(z)
+        known = v.known_cards(z)
+        if not v.unknown(z):
+            return f"{plural(size)}, known exactly: {counts_text(names, known)}"
+        can = self.reachable()[z]
+        may = {t: min(n, size) for t, n in v.could_be_in(z).items() if t in can}
+        shown = ", ".join(names[t] for t in sorted(may)) if size == 1 else counts_text(names, may)
+        text = f"{plural(size)}, may be {shown or '—'}"
+        return text + (f" (known there: {counts_text(names, known)})" if known else "")
+
+    def reachable(self) -> list:
+        """Per zone, the card types the rules can ever bring there (worked out once per game)."""
+        if getattr(self, "_reach", None) is None:
+            self._reach = zone_types(self.program)
+        return self._reach
+
+    def zones_label(self, name: str, zones: list) -> str:
+        """'down[1–4, 7]' for zones of one family, 'draw' for a lone zone."""
+        if self.program.zone_width[name] == 1:
+            return self.program.zone_names[zones[0]]
+        keys = list(self.program.family[name])
+        base = self.program.zone_base[name]
+        return f"{name}[{runs([keys[z - base] for z in zones])}]"
+
+
+def runs(keys: list) -> str:
+    """Index values as text, runs of consecutive whole numbers joined: '1–4, 7, 9–10'."""
+    out, i = [], 0
+    while i < len(keys):
+        j = i
+        if isinstance(keys[i], int):
+            while j + 1 < len(keys) and isinstance(keys[j + 1], int) and keys[j + 1] == keys[j] + 1:
+                j += 1
+        out.append(str(keys[i]) if j == i else f"{keys[i]}{'–' if j > i + 1 else ', '}{keys[j]}")
+        i = j + 1
+    return ", ".join(out)

@@ -147,6 +147,8 @@ class Session(Screen, Grid, Story, TypedMoves, Overview, Result):
                      "--memory-aid shows what you know")
         if self.st.moves:
             self.say(f"resumed after {plural(self.st.moves, 'move')}, in turn {self.st.turn}")
+        else:
+            self.report_opening()
         self.keep()
         try:
             while not self.st.over:
@@ -193,10 +195,11 @@ class Session(Screen, Grid, Story, TypedMoves, Overview, Result):
         st, seat = self.st, self.st.decider
         n = len(st.log)
         move = self.bots[seat].choose(self.program, st, legal)
+        before = st.clone(log=False)        # what the humans may learn of the move is worked out from it
         self.program.apply(st, move)
         self.undo_stack.clear()
         self.no_undo = f"seat {seat} decided since your last move"
-        self.report(f"seat {seat} ({self.bot_names[seat]})", st.log[n:], self.humans)
+        self.report(f"seat {seat} ({self.bot_names[seat]})", st.log[n:], self.humans, before)
 
     def human_decision(self, legal: list) -> None:
         """Ask the deciding human until the state changes (a move kept, or an undo); a decision
@@ -287,7 +290,7 @@ class Session(Screen, Grid, Story, TypedMoves, Overview, Result):
             self.undo_stack.append((st, text))
         self.st = trial
         self.report("you" if len(self.humans) == 1 else f"seat {seat}",
-                    for_seat(program, new, seat), [seat])
+                    for_seat(program, new, seat), [seat], st)
         if only:                # not shown a screen: what it saw until now was just reported
             self.seen[seat] = len(trial.log)
         return True
@@ -318,5 +321,4 @@ class Session(Screen, Grid, Story, TypedMoves, Overview, Result):
         self.read(f"seat {seat}, press Enter when ready ")
         start = self.seen.get(seat)
         if start is not None and start < len(self.st.log):
-            self.report(f"seat {seat}, since you last looked",
-                        for_seat(self.program, self.st.log[start:], seat), [seat])
+            self.report_since(seat, start)
