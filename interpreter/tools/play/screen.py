@@ -66,7 +66,7 @@ class Screen:
         return text
 
     def brief_text(self, v, z: int, knowledge: bool = True, short: bool = False) -> str:
-        """zone_text in fewer characters: 'red:1, 2×blue' for the faces, '5 cards, known red:1' (or
+        """zone_text in fewer characters: 'red:1, 2×blue' for the faces, '5 cards, known: red:1' (or
         '5' when short) for a zone the seat cannot see."""
         names, size = self.program.type_names, v.size(z)
         if v.sees(z):
@@ -80,7 +80,7 @@ class Screen:
             return str(size)
         text = plural(size)
         known = v.known_cards(z) if knowledge and self.full and size else None
-        return f"{text}, known {brief_counts(names, known)}" if known else text
+        return f"{text}, known: {brief_counts(names, known)}" if known else text
 
     def var_items(self, v, owner) -> list:
         return [f"{self.display.label(name)}: {show(value)}" for (name, who), value in v.vars if who == owner]
