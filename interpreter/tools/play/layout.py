@@ -62,7 +62,7 @@ class MovePage:
         columns as fit; whole: all the moves, in at least `rows` rows (fewer when fewer moves)."""
         keys = max((len(k) for k, _, _ in entries), default=1)
         self.cells = [f"{k:>{keys}}. {text}" for k, _, text in entries]
-        cell = max((len(c) for c in self.cells), default=1)
+        self.cell = cell = max((len(c) for c in self.cells), default=1)
         self.columns = max(1, (width + MOVE_GAP) // (cell + MOVE_GAP))
         total = len(self.cells)
         if rows is None or whole:

@@ -21,6 +21,7 @@ HELP = "type a move's number or its text · u undo · s piles in draw order · o
 SIDE_BY_SIDE = 56      # narrower than this, the moves go under the own panel
 BODY_GAP = 3           # spaces between the own panel and the moves
 MIN_MOVE_ROWS = 3      # the fewest rows of moves a page shows before the table gives way
+MIN_LEFT = 28          # the own panel's narrowest width side by side
 ONE_COLUMN = 8         # up to this many moves are listed in one column when they all fit
 CUT_NOTE = "d shows the whole table"
 
@@ -100,7 +101,7 @@ class Screen:
         whose = "" if st.current == seat else f" (seat {st.current}'s turn)"
         head = [Rule(Text(f"turn {st.turn}{whose} — seat {seat} decides: {st.pending.name}"))]
         head += self.other_lines(v, seat, scores, values, width)
-        own = self.own_block(v, seat, values)
+        own = self.own_items(v, seat, values)
         shown = self.shown_moves(legal)
         room = self.console.height - 1 - len(head) - 2       # the prompt's line, the own title, the help
         table, body, moves = self.fit(v, own, shown, values, room, page)
@@ -122,27 +123,45 @@ class Screen:
         left = room - height(self.console, body, width)
         return [Cut(Group(*table), left, width, CUT_NOTE)] if table else [], body, moves
 
-    def body(self, own: Text, shown, room, page: int, paged: bool) -> tuple:
-        """The own panel and the moves next to each other in at most room lines (None: whatever
-        is smallest), or (None, None) when they cannot fit."""
-        width = self.console.width
-        side = width >= SIDE_BY_SIDE
-        left = min(max((len(line) for line in own.plain.splitlines()), default=1), (width - BODY_GAP) // 2)
-        right = width - left - BODY_GAP if side else width
-        own_h = height(self.console, own, left if side else width)
+    def body(self, own: list, shown, room, page: int, paged: bool) -> tuple:
+        """The own panel (its items packed) and the moves next to each other in at most room lines
+        (None: whatever is smallest), or (None, None) when they cannot fit. Every page of moves has
+        the same rows, so that n and p keep the keys in place."""
+        side, left, right = self.widths(own, shown)
+        panel = Text("\n".join(pack(own, left)) or "(nothing)")
+        own_h = height(self.console, panel, left)
+        free = None if room is None else (room if side else room - own_h)
+
+        def fits(rows, whole=False) -> bool:
+            if free is None:
+                return True
+            pages = 1 if whole or shown.hint is not None else MovePage(shown.entries, right, rows).pages
+            return all(height(self.console, self.moves_block(shown, right, rows, p, whole)[0], right) <= free
+                       for p in range(pages)) and (not side or own_h <= room)
+
         if not paged or shown.hint is not None:
-            rows = max(own_h - 1, ONE_COLUMN) if room is None else min(max(own_h - 1, ONE_COLUMN), room - 1)
+            rows = max(own_h - 1, ONE_COLUMN) if free is None else max(min(max(own_h - 1, ONE_COLUMN), free - 1), 1)
+            if not fits(rows, whole=True):
+                return None, None
             part, moves = self.moves_block(shown, right, rows, page, whole=True)
-            body = self.joined(own, part, left, right, side)
-            fits = room is None or height(self.console, body, width) <= room
-            return (body, moves) if fits else (None, None)
-        most = max(own_h - 1, MIN_MOVE_ROWS) if room is None else (room - 1 if side else room - own_h - 1)
-        for rows in range(most, MIN_MOVE_ROWS - 1, -1):
-            part, moves = self.moves_block(shown, right, rows, page)
-            body = self.joined(own, part, left, right, side)
-            if room is None or height(self.console, body, width) <= room:
-                return body, moves
-        return (body, moves) if room is None else (None, None)
+            return self.joined(panel, part, left, right, side), moves
+        most = max(own_h - 1, MIN_MOVE_ROWS) if free is None else free - 1
+        rows = next((r for r in range(most, MIN_MOVE_ROWS - 1, -1) if fits(r)), None)
+        if rows is None and room is not None:
+            return None, None
+        part, moves = self.moves_block(shown, right, rows or MIN_MOVE_ROWS, page)
+        return self.joined(panel, part, left, right, side), moves
+
+    def widths(self, own: list, shown) -> tuple:
+        """(side by side, own panel's width, moves' width): the moves as wide as their longest
+        entry, the panel at least MIN_LEFT wide and at most half the screen."""
+        width = self.console.width
+        if width < SIDE_BY_SIDE:
+            return False, width, width
+        cell = len(shown.hint) if shown.hint is not None else MovePage(shown.entries, width, None).cell
+        left = max(MIN_LEFT, min((width - BODY_GAP) // 2, width - BODY_GAP - cell))
+        left = min(left, max((len(line) for line in pack(own, left)), default=1))
+        return True, left, width - left - BODY_GAP
 
     def joined(self, own, moves, left: int, right: int, side: bool):
         if not side:
@@ -182,14 +201,12 @@ class Screen:
         head += f" · score {self.score_text(scores, p)}"
         items = [f"{self.zone_label(z)}: {self.brief_text(v, z, short=short)}"
                  for z in self.shown_zones(p) if empty or v.size(z)]
-        return SEP.join([head] + items + self.var_items(v, p) + self.value_items(values, p))
+        return SEP.join([head] + self.value_items(values, p) + items + self.var_items(v, p))
 
-    def own_block(self, v, seat: int, values: list) -> Text:
-        """The deciding seat's own zones card by card, its variables and values, packed in lines."""
+    def own_items(self, v, seat: int, values: list) -> list:
+        """The deciding seat's own zones card by card, its variables and values."""
         items = [f"{self.zone_label(z)}: {self.brief_text(v, z)}" for z in self.shown_zones(seat)]
-        items += self.var_items(v, seat) + self.value_items(values, seat)
-        left = (self.console.width - BODY_GAP) // 2 if self.console.width >= SIDE_BY_SIDE else self.console.width
-        return Text("\n".join(pack(items, left)) or "(nothing)")
+        return items + self.var_items(v, seat) + self.value_items(values, seat)
 
     def own_title(self, v, seat: int, scores: list) -> Rule:
         title = f"seat {seat} · {self.who(seat)}"
