@@ -287,6 +287,6 @@ def test_d_shows_every_panel_every_zone_and_every_move():
     detail = out.split("seat 0> d")[1]
     assert "╭─ seat 0 · you ★ started · to play · score ?" in detail
     assert "╭─ seat 1 · random" in detail and "╭─ table" in detail
-    assert re.search(r"│\s+1\s+2 cards\s+│", detail) or re.search(r"stack", detail)
+    assert re.search(r"│\s+stack\s+│", detail) and re.search(r"│ box: 0 cards\s+│", detail)
     for k in range(1, 51):
         assert f"{k}. first_spot: {k}" in detail

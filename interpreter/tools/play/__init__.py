@@ -1,18 +1,18 @@
 """Terminal play as on Yucata: humans and bots at one table, one decision at a time (`cardrules play`).
 
 Everything a human is shown comes from the deciding seat's View (views.py), fed the events of the
-game as that seat saw them (events.for_seat) — never from the real state. The layout is generic:
-  - the seat's own panel first (its own zones, card by card), a ★ on the starting player;
-  - one panel per other seat: its zones, with sizes, the cards known to be in its hidden zones
-    (when the ruleset shows knowledge) and its public zones card by card;
-  - the table: the ruleset's `display.grid` families as a grid of positions (`columns` a row; a cell
-    shows the index and the card of the first family holding one: its name, ? when hidden, [name]
-    when remembered and knowledge is shown, · when empty), then the other zone families sharing the
-    same index list as one table (a row per index value, a column per family), the other table
-    zones as lines;
-  - the legal moves, numbered, in canonical text; typed by number or by text.
-Commands: u undo, s the ordered public piles in draw order (next first), o what may still be in
-each hidden table zone, ? show again, q quit.
+game as that seat saw them (events.for_seat) — never from the real state. The layout is generic
+and fitted to the console's size (screen.py, layout.py):
+  - a header; the other seats one line each (▶ to play, ★ the starter, running score, zones);
+  - the table compact: the ruleset's `display.grid` families as a grid of positions (`columns` a
+    row; a cell shows the index and the card of the first family holding one: its name, ? when
+    hidden, [name] when remembered and knowledge is shown, · when empty), the other zone families
+    sharing the same index list as one table (a line per index value), the rest packed in lines;
+  - the seat's own panel (its own zones card by card) beside the legal moves, in columns, in
+    pages (n/p) when they do not fit; the table gives way first (less detail, then cut).
+Commands: n/p pages of moves, d the full detail (every panel, every zone), u undo, s the ordered
+public piles in draw order (next first), o what may still be in each hidden table zone, ? show
+again, q quit.
 
 How much knowledge is shown is the ruleset's `display.knowledge`: full (perfect memory) or faces
 (only the cards visible now); `--memory-aid` shows the knowledge anyway.
