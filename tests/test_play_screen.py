@@ -71,13 +71,13 @@ def flat(text: str) -> str:
     return " ".join(text.split())
 
 
-def own_region(text: str, seat: int) -> tuple:
+def own_region(text: str, seat: int, moves: str = "legal moves") -> tuple:
     """(the own panel's text, the moves' text): the lines under the seat's own title, split at the
-    column where the moves start."""
+    column where the moves (starting with `moves`) start."""
     lines = text.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith(f"seat {seat} · "))
     body = lines[start + 1:-1]                      # the last line is the help
-    column = body[0].index("legal moves")
+    column = body[0].index(moves)
     return flat("\n".join(line[:column] for line in body)), flat("\n".join(line[column:] for line in body))
 
 
@@ -290,3 +290,16 @@ def test_d_shows_every_panel_every_zone_and_every_move():
     assert re.search(r"│\s+stack\s+│", detail) and re.search(r"│ box: 0 cards\s+│", detail)
     for k in range(1, 51):
         assert f"{k}. first_spot: {k}" in detail
+
+
+def test_a_hint_instead_of_the_moves_is_shown_beside_the_own_panel(monkeypatch):
+    """When the moves are better chosen another way (a grid position typed as shown), the hint
+    takes the moves' place and the screen still fits."""
+    from interpreter.tools.play.typed_moves import MoveList
+    hint = "type a position of the grid (1 to 50) to turn its card over"
+    monkeypatch.setattr(Session, "shown_moves", lambda self, legal: MoveList([], hint))
+    s = table(MEMO, 4, "middle")
+    text = render(s, 80, 24)
+    assert len(text.splitlines()) <= 23 and "legal moves" not in text
+    own, moves = own_region(text, s.st.decider, hint[:12])
+    assert moves == hint and own.startswith("containers: ")

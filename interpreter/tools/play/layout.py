@@ -75,6 +75,18 @@ class MovePage:
         self.last = min(self.first + self.size, total)      # one past the last shown
         self.total = total
 
+    def tallest(self, console, width: int, cell_heights: dict) -> int:
+        """The height of the tallest page at this width (its title and its rows); cell_heights
+        caches each cell's height in a single column, where a long move wraps."""
+        title = height(console, Text(f"legal moves {self.total}–{self.total} of {self.total}, n/p for more:"),
+                       width) if self.pages > 1 else 1
+        if self.columns > 1:                     # cells as narrow as a column: one line each
+            return title + min(self.rows, self.total)
+        if width not in cell_heights:
+            cell_heights[width] = [height(console, Text(c), width) for c in self.cells]
+        rows = cell_heights[width]
+        return title + max(sum(rows[i:i + self.size]) for i in range(0, max(self.total, 1), self.size))
+
     def title(self) -> str:
         if self.pages == 1:
             return "legal moves:"

@@ -112,11 +112,13 @@ class Screen:
         """The table and the body (own panel | moves) in `room` lines: all the moves and the whole
         table if they fit, then the table without knowledge, then the moves in pages, then the table
         cut; (table parts, body, MovePage or None)."""
-        width = self.console.width
+        width, tables = self.console.width, {}
         for brief, paged in ((False, False), (True, False), (False, True), (True, True)):
-            table = self.table_blocks(v, brief, values)
-            left = room - (height(self.console, Group(*table), width) if table else 0)
-            body, moves = self.body(own, shown, left, page, paged)
+            if brief not in tables:
+                table = self.table_blocks(v, brief, values)
+                tables[brief] = table, (height(self.console, Group(*table), width) if table else 0)
+            table, table_h = tables[brief]
+            body, moves = self.body(own, shown, room - table_h, page, paged)
             if body is not None:
                 return table, body, moves
         body, moves = self.body(own, shown, None, page, True)
@@ -132,12 +134,16 @@ class Screen:
         own_h = height(self.console, panel, left)
         free = None if room is None else (room if side else room - own_h)
 
+        cells: dict = {}
+
         def fits(rows, whole=False) -> bool:
             if free is None:
                 return True
-            pages = 1 if whole or shown.hint is not None else MovePage(shown.entries, right, rows).pages
-            return all(height(self.console, self.moves_block(shown, right, rows, p, whole)[0], right) <= free
-                       for p in range(pages)) and (not side or own_h <= room)
+            if side and own_h > room:
+                return False
+            if shown.hint is not None:
+                return height(self.console, Text(shown.hint), right) <= free
+            return MovePage(shown.entries, right, rows, 0, whole).tallest(self.console, right, cells) <= free
 
         if not paged or shown.hint is not None:
             rows = max(own_h - 1, ONE_COLUMN) if free is None else max(min(max(own_h - 1, ONE_COLUMN), free - 1), 1)
