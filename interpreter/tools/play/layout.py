@@ -78,8 +78,8 @@ class MovePage:
     def tallest(self, console, width: int, cell_heights: dict) -> int:
         """The height of the tallest page at this width (its title and its rows); cell_heights
         caches each cell's height in a single column, where a long move wraps."""
-        title = height(console, Text(f"legal moves {self.total}–{self.total} of {self.total}, n/p for more:"),
-                       width) if self.pages > 1 else 1
+        longest = self.title(width, self.total, self.total)
+        title = height(console, Text(longest), width) if self.pages > 1 else 1
         if self.columns > 1:                     # cells as narrow as a column: one line each
             return title + min(self.rows, self.total)
         if width not in cell_heights:
@@ -87,10 +87,14 @@ class MovePage:
         rows = cell_heights[width]
         return title + max(sum(rows[i:i + self.size]) for i in range(0, max(self.total, 1), self.size))
 
-    def title(self) -> str:
+    def title(self, width: int = 80, first: int | None = None, last: int | None = None) -> str:
+        """'legal moves:', or which moves the page shows (shorter when the width is short)."""
         if self.pages == 1:
             return "legal moves:"
-        return f"legal moves {self.first + 1}–{self.last} of {self.total}, n/p for more:"
+        first = self.first + 1 if first is None else first
+        last = self.last if last is None else last
+        text = f"legal moves {first}–{last} of {self.total}, n/p for more:"
+        return text if len(text) <= width else f"legal moves {first}–{last} of {self.total}, n/p:"
 
     def table(self) -> Table:
         """The page's cells, column after column."""

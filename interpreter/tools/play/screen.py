@@ -121,24 +121,27 @@ class Screen:
             body, moves = self.body(own, shown, room - table_h, page, paged)
             if body is not None:
                 return table, body, moves
-        body, moves = self.body(own, shown, None, page, True)
+        body, moves = self.body(own, shown, room, page, True, least=1)          # no table at all
+        if body is None:                  # too small a terminal: as few lines as can be, all the same
+            body, moves = self.body(own, shown, None, page, True, least=1, force=True)
         left = room - height(self.console, body, width)
         return [Cut(Group(*table), left, width, CUT_NOTE)] if table else [], body, moves
 
-    def body(self, own: list, shown, room, page: int, paged: bool) -> tuple:
+    def body(self, own: list, shown, room, page: int, paged: bool, least: int = MIN_MOVE_ROWS,
+             force: bool = False) -> tuple:
         """The own panel (its items packed) and the moves next to each other in at most room lines
-        (None: whatever is smallest), or (None, None) when they cannot fit. Every page of moves has
-        the same rows, so that n and p keep the keys in place."""
+        (None: as few as the own panel takes), or (None, None) when they cannot fit with at least
+        `least` rows of moves. Every page of moves has the same rows, so that n and p keep the keys
+        in place. force: `least` rows even when they do not fit."""
         side, left, right = self.widths(own, shown)
         panel = Text("\n".join(pack(own, left)) or "(nothing)")
         own_h = height(self.console, panel, left)
-        free = None if room is None else (room if side else room - own_h)
-
+        if room is None:
+            room = max(own_h, least + 1) if side else own_h + least + 1
+        free = room if side else room - own_h
         cells: dict = {}
 
         def fits(rows, whole=False) -> bool:
-            if free is None:
-                return True
             if side and own_h > room:
                 return False
             if shown.hint is not None:
@@ -146,16 +149,15 @@ class Screen:
             return MovePage(shown.entries, right, rows, 0, whole).tallest(self.console, right, cells) <= free
 
         if not paged or shown.hint is not None:
-            rows = max(own_h - 1, ONE_COLUMN) if free is None else max(min(max(own_h - 1, ONE_COLUMN), free - 1), 1)
+            rows = max(min(max(own_h - 1, ONE_COLUMN), free - 1), 1)
             if not fits(rows, whole=True):
                 return None, None
             part, moves = self.moves_block(shown, right, rows, page, whole=True)
             return self.joined(panel, part, left, right, side), moves
-        most = max(own_h - 1, MIN_MOVE_ROWS) if free is None else free - 1
-        rows = next((r for r in range(most, MIN_MOVE_ROWS - 1, -1) if fits(r)), None)
-        if rows is None and room is not None:
+        rows = next((r for r in range(free - 1, least - 1, -1) if fits(r)), least if force else None)
+        if rows is None:
             return None, None
-        part, moves = self.moves_block(shown, right, rows or MIN_MOVE_ROWS, page)
+        part, moves = self.moves_block(shown, right, rows, page)
         return self.joined(panel, part, left, right, side), moves
 
     def widths(self, own: list, shown) -> tuple:
@@ -184,7 +186,7 @@ class Screen:
         if shown.hint is not None:
             return Text(shown.hint), None
         moves = MovePage(shown.entries, width, rows, page, whole)
-        return Group(Text(moves.title()), moves.table()), moves
+        return Group(Text(moves.title(width)), moves.table()), moves
 
     def other_lines(self, v, seat: int, scores: list, values: list, width: int) -> list:
         """The other seats one line each, each in its longest form that fits (cut with … if none)."""
