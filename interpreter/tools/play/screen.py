@@ -17,7 +17,9 @@ from .words import counts_text, plural
 
 STAR = "★"
 TO_PLAY = "▶"
-HELP = "type a move's number or its text · u undo · s piles in draw order · o overview · ? again · q quit"
+HELP_LONG = ("type a move's number or its text", "n/p more moves",
+             "d detail · u undo · s piles in draw order · o overview · ? again · q quit")
+HELP_SHORT = ("", "n/p more moves", "d detail · u undo · s piles · o overview · ? again · q quit")
 SIDE_BY_SIDE = 56      # narrower than this, the moves go under the own panel
 BODY_GAP = 3           # spaces between the own panel and the moves
 MIN_MOVE_ROWS = 3      # the fewest rows of moves a page shows before the table gives way
@@ -34,10 +36,13 @@ class Screen:
 
     # ---- zones and values as words ----
     def zone_label(self, z: int) -> str:
+        """A zone's name as shown: its declaration's label, then the index of a family's zone (a
+        seat's own zone without the seat: the seat's panel or line says whose)."""
         decl, name = self.program.zone_decl[z], self.program.zone_names[z]
+        rest = name[len(decl.name):]
         if decl.per_player:
-            return self.display.label(decl.name)
-        return self.display.label(decl.name) + name[len(decl.name):]
+            rest = rest.replace(f"({self.program.zone_owner[z]})", "", 1)
+        return self.display.label(decl.name) + rest
 
     def shown_zones(self, owner) -> list:
         """The zone instances of a seat (per-player zones) or of the table, without hidden ones."""
@@ -267,11 +272,13 @@ class Screen:
         return table
 
     def help_line(self, width: int, moves) -> Text:
+        """The commands in one line (n/p only when the moves take more than one page)."""
         paged = moves is not None and moves.pages > 1
-        long = ("type a move's number or its text" + (" · n/p more moves" if paged else "")
-                + " · d detail · u undo · s piles in draw order · o overview · ? again · q quit")
-        short = ("n/p more moves · " if paged else "") + "d detail · u undo · s piles · o overview · ? again · q quit"
-        return Text(long if len(long) <= width else short, no_wrap=True, overflow="ellipsis")
+        for words in (HELP_LONG, HELP_SHORT):
+            text = SEP.join(w for i, w in enumerate(words) if w and (i != 1 or paged))
+            if len(text) <= width:
+                break
+        return Text(text, no_wrap=True, overflow="ellipsis")
 
     # ---- commands ----
     def turn_page(self, seat: int, legal: list, step: int) -> None:
