@@ -15,7 +15,8 @@ from rich.console import Console
 from helpers import MATERIALS, RECYCLING, REWARD_ROWS, RULESET, game, program
 from interpreter.runtime.events import for_seat
 from interpreter.compiler.game import load_game
-from interpreter.tools.play import Session, counts_text, ordered_families
+from interpreter.tools.play import Session, ordered_families
+from interpreter.tools.play.layout import brief_counts
 from interpreter.seats.views import view_of
 
 WIDTH = 200      # wide enough that no line of the layout wraps
@@ -52,8 +53,7 @@ def lines(items):
 def grouped(prog, st, zone: str) -> str:
     """How a seat's own panel shows its zone (exact cards grouped by type)."""
     cards = st.zones[prog.zone_names.index(zone)]
-    text = counts_text(prog.type_names, Counter(prog.card_type[c] for c in cards))
-    return text if len(cards) <= 1 else f"{text} ({len(cards)})"
+    return brief_counts(prog.type_names, Counter(prog.card_type[c] for c in cards))
 
 
 # ---- a whole game ----
@@ -71,12 +71,12 @@ def test_whole_game_against_greedy_ends_with_the_score_table():
         assert re.search(rf"│\s+{k}\s+│\s+\S+\s+│\s+{key[0]}\s+│\s+{-key[1]}\s+│", table), table
     label = "shared victory" if len(result["winners"]) > 1 else "winner"
     assert f"{label}: " + ", ".join(f"seat {k} ({s.who(k)})" for k in result["winners"]) in out
-    # the human's screen: own panel first with the starter's star, the opponent, the table as one grid
+    # the human's screen: the opponent's line, the table as one grid, the own panel with the starter's star
     first = out[:out.index("legal moves:")]
-    assert first.index("seat 0 · you ★ started") < first.index("seat 1 · greedy") < first.index("table")
+    assert first.index("seat 1 · greedy") < first.index("side") < first.index("seat 0 · you ★ started")
     assert re.search(r"side\s+rewards\s+dump", first)
     for m in MATERIALS:
-        assert re.search(rf"│\s+{m}\s.*top reward:{m}:0 \(6\)", first)
+        assert re.search(rf"^{m}\s.*top reward:{m}:0 \(6\)", first, re.M)
     assert "draw: " in first and "discard: " in first
     # bots' moves as they happen; the human's own hand never leaks the opponent's hidden cards
     assert re.search(r"^seat 1 \(greedy\): deliver \d+×\S+ hand\(1\) → side\[", out, re.M)
@@ -237,7 +237,7 @@ def test_markup_in_names_is_shown_as_written(tmp_path):
     s.run()
     out = s.out.getvalue()
     assert "[bold red]x[/] game, 2 players" in out
-    assert re.search(r"hand: 1×\[\w+\]:\d, 1×\[\w+\]:\d", out), out
+    assert re.search(r"hand: \[\w+\]:\d, \[\w+\]:\d", out), out
     assert re.search(r"1\. played: 1\*\[\w+\]:\d", out), out
 
 
@@ -336,17 +336,17 @@ def test_hot_seat_hides_the_previous_hand():
         block = block[:block.index(f"seat {nxt}> ")]
         assert "press Enter" in block
         # the next seat's own hand, exactly
-        mine = re.search(rf"seat {nxt} · human.*?\n│ hand: ([^│]*?)\s+│", block, re.S).group(1)
+        mine = re.search(rf"seat {nxt} · human[^\n]*\nhand: (.*?)(?: · |\s\s)", block).group(1)
         assert mine == grouped(prog, st, f"hand({nxt})")
-        # the previous seat's panel shows its hand by size (and what the next seat knows of it) only
-        theirs = re.search(rf"seat {prev} · human.*?\n│ hand: ([^│]*?)\s+│", block, re.S).group(1)
+        # the previous seat's line shows its hand by size (and what the next seat knows of it) only
+        theirs = re.search(rf"seat {prev} · human[^\n]*? · hand: ([^·\n]*)", block).group(1)
         n = len(st.zones[prog.zone_names.index(f"hand({prev})")])
-        assert theirs.startswith(f"{n} card")
+        assert re.match(rf"{n}( cards?)?\b", theirs), theirs
         known = view_of(prog, for_seat(prog, st.log, nxt), nxt).known_cards(f"hand({prev})")
         if sum(known.values()) < n:                          # some of its cards are secret
             assert grouped(prog, st, f"hand({prev})") not in block
             secret += 1
-        assert block.index(f"seat {nxt} · human") < block.index(f"seat {prev} · human")
+        assert block.index(f"seat {prev} · human") < block.index(f"seat {nxt} · human")
     assert secret                                           # the check above did happen
 
 
@@ -361,7 +361,7 @@ def test_a_whole_lixo_game_by_hand_against_two_greedy_bots():
     assert "final scores" in out
     # the human is asked in auctions led by other seats, and bids or passes
     assert re.search(r"turn \d+ \(seat [12]'s turn\) — seat 0 decides: auction", out)
-    assert "   1. bid: 1*" in out and re.search(r"^\s+\d+\. pass$", out, re.M)
+    assert re.search(r"\b1\. bid: 1\*", out) and re.search(r"\d+\. pass\s*$", out, re.M)
     # a deal is one line: the seat's own cards by name, the others' as hidden counts
     deal = re.search(r"garbage → hand: seat 0 ([^·\n]+) · seat 1 5 hidden cards · seat 2 5 hidden cards", out)
     assert deal, out[:3000]
@@ -399,6 +399,8 @@ def grid_rows(text: str) -> list:
         if not inner.strip() or inner.strip().startswith("abbreviated"):
             break
         if len(rows) % 2 == 0:           # an index line: where its cells start
+            if not inner.split()[0].isdigit():        # the grid is over: the table goes on
+                break
             starts = [m.start() for m in re.finditer(r"\S+", inner)] + [None]
         rows.append([inner[a:b].strip() for a, b in zip(starts, starts[1:])])
     return rows
@@ -455,7 +457,7 @@ def test_memo_grid_lays_out_rows_by_cols_positions_within_120_columns():
     assert max(len(line) for line in out.splitlines()) <= GRID_WIDTH
     # the positions are no longer listed one per line; the other families keep their table
     assert not re.search(r"│\s+\d+\s+1 card\s+—", out)
-    assert re.search(r"│\s+stack\s+│", out) and re.search(r"│\s+5\s+4 cards\s+│", out)
+    assert re.search(r"stack\[1\]: 4 cards", out) and re.search(r"stack\[5\]: 4 cards", out)
 
 
 def test_memo_grid_columns_follow_the_param():

@@ -1,22 +1,22 @@
 """Terminal play as on Yucata: humans and bots at one table, one decision at a time (`cardrules play`).
 
 Everything a human is shown comes from the deciding seat's View (views.py), fed the events of the
-game as that seat saw them (events.for_seat) — never from the real state. The layout is generic:
-  - the seat's own panel first (its own zones, card by card), a ★ on the starting player;
-  - one panel per other seat: its zones, with sizes, the cards known to be in its hidden zones
-    (when the ruleset shows knowledge) and its public zones card by card;
-  - the table: the ruleset's `display.grid` families as a grid of positions (`columns` a row; a cell
-    shows the index and the card of the first family holding one: its name, ? when hidden, [name]
-    when remembered and knowledge is shown, · when empty), then the other zone families sharing the
-    same index list as one table (a row per index value, a column per family), the other table
-    zones as lines;
+game as that seat saw them (events.for_seat) — never from the real state. The layout is generic
+and fitted to the console's size (screen.py, layout.py):
+  - a header; the other seats one line each (▶ to play, ★ the starter, running score, zones);
+  - the table compact: the ruleset's `display.grid` families as a grid of positions (`columns` a
+    row; a cell shows the index and the card of the first family holding one: its name, ? when
+    hidden, [name] when remembered and knowledge is shown, · when empty), the other zone families
+    sharing the same index list as one table (a line per index value), the rest packed in lines;
+  - the seat's own panel (its own zones card by card) beside the legal moves, in columns, in
+    pages (n/p) when they do not fit; the table gives way first (less detail, then cut).
   - the legal moves in one order (options as declared, cards by type), numbered, in canonical
     text; typed by number or any unambiguous part of the text; a choice of a number or of a grid
     position is typed as the value itself, and lists no numbers (typed_moves.py); a decision
     with one legal move is taken with a note.
-Commands: u undo, s the ordered public piles in draw order (next first), o what may still be in
-each hidden table zone, r the screen again, ? help, q quit (after asking; the end of the input
-quits at once).
+Commands: n/p pages of moves, d the full detail (every panel, every zone), u undo, s the ordered
+public piles in draw order (next first), o what may still be in each hidden table zone, r the
+screen again, ? help, q quit (after asking; the end of the input quits at once).
 
 Kept games (keeping.py): with `play -o FILE` the game's record is rewritten after every move, the
 result null until the game is over; `play --resume FILE` plays its moves again (the bots choosing

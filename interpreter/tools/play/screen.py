@@ -1,4 +1,6 @@
-"""The screen of a decision: the seats' panels, the table and the legal moves, from one seat's view."""
+"""The screen of a decision, from one seat's view, fitted to the terminal: a header, the other seats
+one line each, the table compact, then the seat's own panel and its legal moves side by side (in
+columns, and in pages when they do not fit); `d` shows everything in full (panels, every zone)."""
 from __future__ import annotations
 
 from collections import Counter
@@ -10,20 +12,44 @@ from rich.table import Table
 from rich.text import Text
 
 from ...runtime.decisions import show
+from .layout import SEP, Cut, MovePage, brief_counts, height, pack
 from .words import counts_text, plural
 
 STAR = "★"
-HELP = ("type a move (as listed, or any part of its text) · u undo · s piles in draw order · o overview · "
-        "r screen again · ? help · q quit")
+TO_PLAY = "▶"
+HELP_LONG = ("type a move's number or its text", "n/p more moves",
+             "d detail · u undo · s piles in draw order · o overview · ? again · q quit")
+HELP_SHORT = ("", "n/p more moves", "d detail · u undo · s piles · o overview · ? again · q quit")
+SIDE_BY_SIDE = 56      # narrower than this, the moves go under the own panel
+BODY_GAP = 3           # spaces between the own panel and the moves
+MIN_MOVE_ROWS = 3      # the fewest rows of moves a page shows before the table gives way
+MIN_LEFT = 28          # the own panel's narrowest width side by side
+ONE_COLUMN = 8         # up to this many moves are listed in one column when they all fit
+CUT_NOTE = "d shows the whole table"
 
 
 class Screen:
     """The display part of a Session."""
 
+    move_page = 0          # the page of moves shown last
+    move_pages = 1
+
+    # ---- zones and values as words ----
     def zone_label(self, z: int) -> str:
+        """A zone's name as shown: its declaration's label, then the index of a family's zone (a
+        seat's own zone without the seat: the seat's panel or line says whose)."""
         decl, name = self.program.zone_decl[z], self.program.zone_names[z]
-        name = name.replace(f"({self.program.zone_owner[z]})", "") if decl.per_player else name
-        return self.display.label(decl.name) + name[len(decl.name):]
+        rest = name[len(decl.name):]
+        if decl.per_player:
+            rest = rest.replace(f"({self.program.zone_owner[z]})", "", 1)
+        return self.display.label(decl.name) + rest
+
+    def shown_zones(self, owner) -> list:
+        """The zone instances of a seat (per-player zones) or of the table, without hidden ones."""
+        prog, hidden = self.program, self.display.hidden
+        return [z for z in range(len(prog.zone_names))
+                if prog.zone_decl[z].name not in hidden and prog.zone_owner[z] == owner
+                and (owner is None or prog.zone_decl[z].per_player)]
 
     def zone_text(self, v, z: int) -> str:
         """What the seat knows of one zone: faces if it sees them, else the size (and, when knowledge
@@ -45,26 +71,262 @@ class Screen:
                 text += f" — known: {counts_text(names, known, v.unknown(z))}"
         return text
 
-    def seat_panel(self, v, p: int) -> Panel:
-        """One seat's zones and variables, as seat v.seat knows them."""
+    def brief_text(self, v, z: int, knowledge: bool = True, short: bool = False) -> str:
+        """zone_text in fewer characters: 'red:1, 2×blue' for the faces, '5 cards, known: red:1' (or
+        '5' when short) for a zone the seat cannot see."""
+        names, size = self.program.type_names, v.size(z)
+        if v.sees(z):
+            if not size:
+                return "—"
+            cards = v.cards(z)
+            if self.program.zone_decl[z].name in self.display.piles:
+                return f"top {'?' if cards[-1] is None else names[cards[-1]]} ({size})"
+            return brief_counts(names, Counter(t for t in cards if t is not None), cards.count(None))
+        if short:
+            return str(size)
+        text = plural(size)
+        known = v.known_cards(z) if knowledge and self.full and size else None
+        return f"{text}, known: {brief_counts(names, known)}" if known else text
+
+    def var_items(self, v, owner) -> list:
+        return [f"{self.display.label(name)}: {show(value)}" for (name, who), value in v.vars if who == owner]
+
+    def value_items(self, values: list, owner) -> list:
+        return [f"{label}: {text}" for who, label, text in values if who == owner]
+
+    def score_text(self, scores: list, p: int) -> str:
+        return "?" if scores[p] is None else show(scores[p])
+
+    # ---- the compact screen ----
+    def show(self, seat: int, legal: list, page: int = 0) -> None:
+        """The whole screen of a decision, from the seat's view, in the console's size."""
+        v, st, width = self.view(seat), self.st, self.console.width
+        self.seen[seat] = len(st.log)
+        scores, values = self.running_scores(seat), self.shown_values(seat)
+        whose = "" if st.current == seat else f" (seat {st.current}'s turn)"
+        head = [Rule(Text(f"turn {st.turn}{whose} — seat {seat} decides: {st.pending.name}"))]
+        head += self.other_lines(v, seat, scores, values, width)
+        own = self.own_items(v, seat, values)
+        shown = self.shown_moves(legal)
+        room = self.console.height - 1 - len(head) - 2       # the prompt's line, the own title, the help
+        table, body, moves = self.fit(v, own, shown, values, room, page)
+        self.console.print(Group(*head, *table, self.own_title(v, seat, scores), body, self.help_line(width, moves)))
+        self.move_page, self.move_pages = (moves.page, moves.pages) if moves else (0, 1)
+
+    def fit(self, v, own, shown, values: list, room: int, page: int) -> tuple:
+        """The table and the body (own panel | moves) in `room` lines: all the moves and the whole
+        table if they fit, then the table without knowledge, then the moves in pages, then the table
+        cut; (table parts, body, MovePage or None)."""
+        width, tables = self.console.width, {}
+        for brief, paged in ((False, False), (True, False), (False, True), (True, True)):
+            if brief not in tables:
+                table = self.table_blocks(v, brief, values)
+                tables[brief] = table, (height(self.console, Group(*table), width) if table else 0)
+            table, table_h = tables[brief]
+            body, moves = self.body(own, shown, room - table_h, page, paged)
+            if body is not None:
+                return table, body, moves
+        body, moves = self.body(own, shown, room, page, True, least=1)          # no table at all
+        if body is None:                  # too small a terminal: as few lines as can be, all the same
+            body, moves = self.body(own, shown, None, page, True, least=1, force=True)
+        left = room - height(self.console, body, width)
+        return [Cut(Group(*table), left, width, CUT_NOTE)] if table else [], body, moves
+
+    def body(self, own: list, shown, room, page: int, paged: bool, least: int = MIN_MOVE_ROWS,
+             force: bool = False) -> tuple:
+        """The own panel (its items packed) and the moves next to each other in at most room lines
+        (None: as few as the own panel takes), or (None, None) when they cannot fit with at least
+        `least` rows of moves. Every page of moves has the same rows, so that n and p keep the keys
+        in place. force: `least` rows even when they do not fit."""
+        side, left, right = self.widths(own, shown)
+        panel = Text("\n".join(pack(own, left)) or "(nothing)")
+        own_h = height(self.console, panel, left)
+        if room is None:
+            room = max(own_h, least + 1) if side else own_h + least + 1
+        free = room if side else room - own_h
+        cells: dict = {}
+
+        def fits(rows, whole=False) -> bool:
+            if side and own_h > room:
+                return False
+            if shown.hint is not None:
+                return height(self.console, Text(shown.hint), right) <= free
+            return MovePage(shown.entries, right, rows, 0, whole).tallest(self.console, right, cells) <= free
+
+        if not paged or shown.hint is not None:
+            rows = max(min(max(own_h - 1, ONE_COLUMN), free - 1), 1)
+            if not fits(rows, whole=True):
+                return None, None
+            part, moves = self.moves_block(shown, right, rows, page, whole=True)
+            return self.joined(panel, part, left, right, side), moves
+        rows = next((r for r in range(free - 1, least - 1, -1) if fits(r)), least if force else None)
+        if rows is None:
+            return None, None
+        part, moves = self.moves_block(shown, right, rows, page)
+        return self.joined(panel, part, left, right, side), moves
+
+    def widths(self, own: list, shown) -> tuple:
+        """(side by side, own panel's width, moves' width): the moves as wide as their longest
+        entry, the panel at least MIN_LEFT wide and at most half the screen."""
+        width = self.console.width
+        if width < SIDE_BY_SIDE:
+            return False, width, width
+        cell = len(shown.hint) if shown.hint is not None else MovePage(shown.entries, width, None).cell
+        left = max(MIN_LEFT, min((width - BODY_GAP) // 2, width - BODY_GAP - cell))
+        left = min(left, max((len(line) for line in pack(own, left)), default=1))
+        return True, left, width - left - BODY_GAP
+
+    def joined(self, own, moves, left: int, right: int, side: bool):
+        if not side:
+            return Group(own, moves)
+        grid = Table.grid(padding=(0, BODY_GAP, 0, 0))
+        grid.add_column(width=left)
+        grid.add_column(width=right)
+        grid.add_row(own, moves)
+        return grid
+
+    def moves_block(self, shown, width: int, rows, page: int, whole: bool = False) -> tuple:
+        """The legal moves: a page of `rows` rows (or, when whole, all of them in at least that
+        many rows), or the hint shown instead of them."""
+        if shown.hint is not None:
+            return Text(shown.hint), None
+        moves = MovePage(shown.entries, width, rows, page, whole)
+        return Group(Text(moves.title(width)), moves.table()), moves
+
+    def other_lines(self, v, seat: int, scores: list, values: list, width: int) -> list:
+        """The other seats one line each, each in its longest form that fits (cut with … if none)."""
+        out = []
+        for p in range(self.players):
+            if p == seat:
+                continue
+            for short, empty in ((False, True), (True, True), (True, False)):
+                line = self.other_line(v, p, scores, values, short, empty)
+                if len(line) <= width:
+                    break
+            out.append(Text(line, no_wrap=True, overflow="ellipsis"))
+        return out
+
+    def other_line(self, v, p: int, scores: list, values: list, short: bool, empty: bool) -> str:
+        """Another seat in one line: who, the starter's star, the score, its zones (sizes only when
+        short; without the empty ones unless empty) and values."""
+        mark = f"{TO_PLAY} " if p == v.current else "  "
+        head = f"{mark}seat {p} · {self.who(p)}" + (f" {STAR}" if p == self.starter() else "")
+        head += f" · score {self.score_text(scores, p)}"
+        items = [f"{self.zone_label(z)}: {self.brief_text(v, z, short=short)}"
+                 for z in self.shown_zones(p) if empty or v.size(z)]
+        return SEP.join([head] + self.value_items(values, p) + items + self.var_items(v, p))
+
+    def own_items(self, v, seat: int, values: list) -> list:
+        """The deciding seat's own zones card by card, its variables and values."""
+        items = [f"{self.zone_label(z)}: {self.brief_text(v, z)}" for z in self.shown_zones(seat)]
+        return items + self.var_items(v, seat) + self.value_items(values, seat)
+
+    def own_title(self, v, seat: int, scores: list) -> Rule:
+        title = f"seat {seat} · {self.who(seat)}"
+        if seat == self.starter():
+            title += f" {STAR} started"
+        if seat == v.current:
+            title += " · to play"
+        return Rule(Text(f"{title} · score {self.score_text(scores, seat)}"), align="left")
+
+    def table_blocks(self, v, brief: bool, values: list) -> list:
+        """The table compact: the grid, families sharing an index list as one table (a line per
+        index value), a family alone and the other zones and values packed in lines."""
+        prog, width = self.program, self.console.width
+        in_grid = set(self.grid[0]) if self.grid else set()
+        groups: dict = {}
+        items = []
+        for decl in prog.rules.zones:
+            if decl.per_player or decl.name in in_grid or decl.name in self.display.hidden:
+                continue
+            if decl.per is None:
+                items.append(f"{self.display.label(decl.name)}: "
+                             f"{self.brief_text(v, prog.zone_base[decl.name], not brief)}")
+            else:
+                groups.setdefault(tuple(prog.family[decl.name]), []).append(decl)
+        out = self.grid_view(v) if self.grid else []
+        alone = []
+        for index, decls in groups.items():
+            if len(decls) == 1:
+                alone += [f"{self.zone_label(prog.zone_base[decls[0].name] + i)}: "
+                          f"{self.brief_text(v, prog.zone_base[decls[0].name] + i, not brief)}"
+                          for i in range(len(index))]
+            else:
+                out.append(self.family_table(v, index, decls, brief))
+        items = alone + items + self.var_items(v, None) + self.value_items(values, None)
+        out += [Text(line) for line in pack(items, width)]
+        return out
+
+    def family_table(self, v, values, decls, brief: bool) -> Table:
         prog = self.program
-        lines = [f"{self.zone_label(z)}: {self.zone_text(v, z)}"
-                 for z in range(len(prog.zone_names)) if prog.zone_owner[z] == p and prog.zone_decl[z].per_player
-                 and prog.zone_decl[z].name not in self.display.hidden]
-        lines += [f"{self.display.label(name)} = {show(value)}" for (name, owner), value in v.vars if owner == p]
-        score = self.running_scores(v.seat)[p]
-        lines.append(f"score now: {'?' if score is None else score}")
-        lines += [f"{label}: {text}" for owner, label, text in self.shown_values(v.seat) if owner == p]
+        table = Table(show_header=True, expand=False, box=None, padding=(0, 2, 0, 0), pad_edge=False)
+        table.add_column("")
+        for decl in decls:
+            table.add_column(Text(self.display.label(decl.name)))
+        for value in values:
+            row = [Text(str(value))]
+            for decl in decls:
+                z = prog.zone_base[decl.name] + prog.family[decl.name][value]
+                row.append(Text(self.brief_text(v, z, not brief)))
+            table.add_row(*row)
+        return table
+
+    def help_line(self, width: int, moves) -> Text:
+        """The commands in one line (n/p only when the moves take more than one page)."""
+        paged = moves is not None and moves.pages > 1
+        for words in (HELP_LONG, HELP_SHORT):
+            text = SEP.join(w for i, w in enumerate(words) if w and (i != 1 or paged))
+            if len(text) <= width:
+                break
+        return Text(text, no_wrap=True, overflow="ellipsis")
+
+    # ---- commands ----
+    def turn_page(self, seat: int, legal: list, step: int) -> None:
+        """n / p: the next or previous page of the legal moves, on the whole screen again."""
+        if self.move_pages <= 1:
+            self.say("all the legal moves are on the screen")
+        elif not 0 <= self.move_page + step < self.move_pages:
+            self.say("this is the " + ("last" if step > 0 else "first") + " page of moves: "
+                     + ("p" if step > 0 else "n") + f" for the {'previous' if step > 0 else 'next'} one")
+        else:
+            self.show(seat, legal, self.move_page + step)
+
+    def show_moves(self, legal: list) -> None:
+        """The legal moves again (the page shown last), as many columns as the width allows."""
+        shown = self.shown_moves(legal)
+        rows = max(self.console.height - 3, MIN_MOVE_ROWS)
+        part, moves = self.moves_block(shown, self.console.width, rows, self.move_page)
+        self.console.print(Group(part, self.help_line(self.console.width, moves)))
+
+    # ---- the whole detail (d) ----
+    def show_detail(self, seat: int, legal: list) -> None:
+        """Every seat's panel, every zone of the table, every legal move: the screen in full."""
+        v, st = self.view(seat), self.st
+        scores = self.running_scores(seat)
+        values = self.shown_values(seat)
+        self.console.print(Rule(Text(f"turn {st.turn} — everything seat {seat} knows")))
+        for p in [seat] + [p for p in range(self.players) if p != seat]:
+            self.console.print(self.seat_panel(v, p, scores, values))
+        self.console.print(Panel(Group(*self.table_view(v, values)), title=Text("table"), title_align="left"))
+        moves = MovePage(self.shown_moves(legal).entries, self.console.width, None)
+        self.console.print(Group(Text(moves.title()), moves.table()))
+
+    def seat_panel(self, v, p: int, scores: list, values: list) -> Panel:
+        """One seat's zones and variables, as seat v.seat knows them."""
+        lines = [f"{self.zone_label(z)}: {self.zone_text(v, z)}" for z in self.shown_zones(p)]
+        lines += self.var_items(v, p) + self.value_items(values, p)
         title = f"seat {p} · {self.who(p)}"
         if p == self.starter():
             title += f" {STAR} started"
         if p == v.current:
             title += " · to play"
+        title += f" · score {self.score_text(scores, p)}"
         return Panel(Text("\n".join(lines) or "(nothing)"), title=Text(title), title_align="left",
                      border_style="bold" if p == v.seat else "dim")
 
-    def table_view(self, v) -> list:
-        """The table: the grid, families with the same index list as one table, other zones as lines."""
+    def table_view(self, v, values: list) -> list:
+        """The table in full: the grid, families with the same index list as one table, other zones
+        and values as lines."""
         prog = self.program
         groups: dict = {}
         lines = []
@@ -77,17 +339,16 @@ class Screen:
                 lines.append(f"{self.display.label(decl.name)}: {self.zone_text(v, base)}")
             else:
                 groups.setdefault(tuple(prog.family[decl.name]), []).append(decl)
-        lines += [f"{self.display.label(name)} = {show(value)}" for (name, owner), value in v.vars if owner is None]
-        lines += [f"{label}: {text}" for owner, label, text in self.shown_values(v.seat) if owner is None]
+        lines += self.var_items(v, None) + self.value_items(values, None)
         out = self.grid_view(v) if self.grid else []
         if out and (groups or lines):
             out.append(Text(""))
-        for values, decls in groups.items():
+        for index, decls in groups.items():
             table = Table(show_header=True, expand=False, box=None, padding=(0, 2))
             table.add_column("")
             for decl in decls:
                 table.add_column(Text(self.display.label(decl.name)))
-            for value in values:
+            for value in index:
                 row = [Text(str(value))]
                 for decl in decls:
                     z = prog.zone_base[decl.name] + prog.family[decl.name][value]
@@ -97,26 +358,3 @@ class Screen:
         if lines:
             out.append(Text("\n".join(lines)))
         return out
-
-    def show(self, seat: int, legal: list) -> None:
-        """The whole screen of a decision, from the seat's view."""
-        v, st = self.view(seat), self.st
-        self.seen[seat] = len(st.log)
-        whose = "" if st.current == seat else f" (seat {st.current}'s turn)"
-        self.say()
-        self.console.print(Rule(Text(f"turn {st.turn}{whose} — seat {seat} decides: {st.pending.name}")))
-        order = [seat] + [p for p in range(self.players) if p != seat]
-        for p in order:
-            self.console.print(self.seat_panel(v, p))
-        self.console.print(Panel(Group(*self.table_view(v)), title=Text("table"), title_align="left"))
-        self.show_moves(legal)
-
-    def show_moves(self, legal: list) -> None:
-        shown = self.shown_moves(legal)
-        if shown.hint is not None:
-            self.say(shown.hint)
-        else:
-            self.say("legal moves:")
-            for key, _, text in shown.entries:
-                self.say(f"  {key:>2}. {text}")
-        self.say(HELP)

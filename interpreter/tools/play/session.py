@@ -222,6 +222,10 @@ class Session(Screen, Grid, Story, TypedMoves, Overview, Result):
                 self.show_help(legal)
             elif cmd == "r":
                 self.show(seat, legal)
+            elif cmd in ("n", "p"):
+                self.turn_page(seat, legal, 1 if cmd == "n" else -1)
+            elif cmd == "d":
+                self.show_detail(seat, legal)
             elif cmd == "s":
                 self.show_piles(seat)
             elif cmd == "o":
