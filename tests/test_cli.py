@@ -287,7 +287,7 @@ def test_play_one_human_against_bots(capsys, monkeypatch):
     assert "turn 1 — seat 0 decides: deliver" in out
     assert re.search(r"(^|\s)1\. deliver: ", out, re.M)          # the moves beside the own panel
     assert re.search(r"^seat 1 \(greedy\): deliver \d+×\S+ hand\(1\) → side\[", out, re.M)
-    assert "seat 0 · you" in out and "seat 1 · greedy" in out and "hand: 3 cards" in out
+    assert "seat 0 · you" in out and re.search(r"seat 1 · greedy · .*hand: 3", out)     # one line a seat
     assert "final scores" in out and "winner" in out
 
 

@@ -580,7 +580,7 @@ def test_memo_grid_fits_80_columns_with_shorter_names():
     turn_over(s, "first_spot", a)
     turn_over(s, "second_spot", b)
     out = io.StringIO()
-    s.console = Console(file=out, width=80, highlight=False, color_system=None)
+    s.console = Console(file=out, width=80, height=40, highlight=False, color_system=None)
     s.show(1, s.program.legal_moves(s.st))
     text = out.getvalue()
     rows = grid_rows(text)

@@ -110,7 +110,8 @@ def test_the_screen_fits_the_terminal_with_the_own_panel_and_the_moves(path, pla
             assert sum(bool(re.match(rf"[▶ ] seat {p} · ", line)) for line in lines) == 1, text
     assert all(re.match(r"[▶ ] seat \d+ · ", line) for line in lines[1:players]), text
     # the own panel: every zone of the seat, its cards by name as it holds them
-    own, moves = own_region(text, seat)
+    shown = s.shown_moves(prog.legal_moves(s.st))
+    own, moves = own_region(text, seat, shown.hint.split(":")[0] if shown.hint else "legal moves")
     v = s.view(seat)
     for z in s.shown_zones(seat):
         cards = s.st.zones[z]
@@ -121,8 +122,12 @@ def test_the_screen_fits_the_terminal_with_the_own_panel_and_the_moves(path, pla
         else:
             want = brief_counts(prog.type_names, Counter(prog.card_type[c] for c in cards))
         assert f"{s.zone_label(z)}: {want}" in own, (own, text)
-    # the moves: the first page holds the first moves, each with its key and text
-    shown = s.shown_moves(prog.legal_moves(s.st))
+    # the moves: the first page holds the first moves, each with its key and text; or the hint
+    # that says how to type them (a grid position, a number: typed as the value itself)
+    if shown.hint is not None:
+        assert flat(shown.hint) in moves, text
+        assert not hidden_names(s, seat, text), text
+        return
     page = re.search(r"legal moves (\d+)–(\d+) of (\d+)", text)
     first, last = (int(page.group(1)), int(page.group(2))) if page else (1, len(shown.entries))
     assert first == 1 and (page is None or int(page.group(3)) == len(shown.entries))
@@ -142,6 +147,10 @@ def test_the_pages_of_moves_hold_every_legal_move_once(path, players, width, hei
     for page in range(s.move_pages):
         text = render(s, width, height, page)
         assert len(text.splitlines()) <= height - 1
+        hint = s.shown_moves(legal).hint
+        if hint is not None:           # typed as values, listed by the hint: no pages of moves
+            assert hint.split(":")[0] in text
+            return
         _, moves = own_region(text, s.st.decider)
         seen += [k for k in keys if re.search(rf"(?<!\S){re.escape(k)}\. ", moves)]
     assert sorted(seen, key=keys.index) == keys and len(seen) == len(set(seen))
@@ -262,16 +271,49 @@ def memo_play(answers: list, width: int = 80, height: int = 24):
     return s, out.getvalue()
 
 
-def test_n_and_p_turn_the_pages_of_moves_on_the_whole_screen():
-    s, out = memo_play(["p", "n", "n", "p", "q"])
+MANY_MOVES = """
+name: many moves
+players: {min: 2, max: 2}
+cards:
+  chip: {for: {rank: "numbers(50)"}, name: "chip:{rank}", count: 1, start: deck}
+zones:
+  deck: {visible: nobody}
+  hand: {owner: each, visible: owner}
+  played: {visible: everyone}
+setup: ["move deck to hand(0)"]
+turn:
+  steps:
+    - choose: play
+      cards: hand
+      count: 1
+    - move play to played
+end: {when: "count(played) > 0"}
+score: count(played)
+"""
+
+
+def many_moves(tmp_path, answers: list, width: int = 80, height: int = 24):
+    """A game whose first decision has 50 moves (a card of 50, none typed as a value)."""
+    path = tmp_path / "many.yaml"
+    path.write_text(MANY_MOVES, encoding="utf-8")
+    out, it = io.StringIO(), iter(answers)
+    s = Session(load_game(str(path)), 2, 1, {1: "random"}, ask=lambda prompt: next(it),
+                console=Console(file=out, width=width, height=height, highlight=False, color_system=None))
+    assert s.run() is False
+    return s, out.getvalue()
+
+
+def test_n_and_p_turn_the_pages_of_moves_on_the_whole_screen(tmp_path):
+    s, out = many_moves(tmp_path, ["p", "n", "n", "p", "q", "y"])
     titles = re.findall(r"legal moves (\d+)–(\d+) of 50, n/p for more:", out)
     size = int(titles[0][1])
     assert size < 50
     pages = [(int(a), int(b)) for a, b in titles]
-    assert pages == [(1, size), (size + 1, 2 * size), (2 * size + 1, 3 * size), (size + 1, 2 * size)]
+    assert pages == [(1, size), (size + 1, 2 * size), (2 * size + 1, min(3 * size, 50)), (size + 1, 2 * size)]
     assert "this is the first page of moves: n for the next one" in out
     second = out.split("seat 0> n")[1]
-    assert f"{size + 1}. first_spot: {size + 1}" in second and "  1. first_spot: 1 " not in second
+    entries = s.shown_moves(s.program.legal_moves(s.st)).entries
+    assert f"{size + 1}. {entries[size][2]}" in second and f" 1. {entries[0][2]} " not in second
     screens = out.split("seat 0> ")
     assert all(len(block.splitlines()) <= 24 for block in screens[1:-1])
 
@@ -290,9 +332,9 @@ def test_n_says_when_every_move_is_on_the_screen():
 def test_d_shows_every_panel_every_zone_and_every_move():
     s, out = memo_play(["d", "q"])
     detail = out.split("seat 0> d")[1]
-    assert "╭─ seat 0 · you ★ started · to play · score ?" in detail
-    assert "╭─ seat 1 · random" in detail and "╭─ table" in detail
-    assert re.search(r"│\s+stack\s+│", detail) and re.search(r"│ box: 0 cards\s+│", detail)
+    assert "╭─ seat 0 · you ★ started · to play · score 0" in detail     # its own containers: known
+    assert "╭─ seat 1 · random · score ?" in detail and "╭─ table" in detail
+    assert re.search(r"│\s+stack\s+│", detail) and "box" not in detail        # display.hide: box
     for k in range(1, 51):
         assert f"{k}. first_spot: {k}" in detail
 

@@ -230,7 +230,7 @@ def test_at_a_hot_seat_the_recap_tells_the_other_humans_decisions_as_this_seat_m
 def test_a_change_of_an_unlabelled_variable_is_not_told(tmp_path):
     s = session(secret_game(tmp_path), 2, {1: "random"})
     assert s.run()
-    log = [line for line in s.out.getvalue().splitlines() if not line.startswith(("│", "╭", "╰"))]
+    log = [line for *_, text in s.reports for line in text.splitlines()]      # the log, not the screens
     assert any(line.startswith("    — turn ") for line in log)
     assert not any("rounds" in line for line in log)
 

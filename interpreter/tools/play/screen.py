@@ -17,9 +17,9 @@ from .words import counts_text, plural
 
 STAR = "★"
 TO_PLAY = "▶"
-HELP_LONG = ("type a move's number or its text", "n/p more moves",
-             "d detail · u undo · s piles in draw order · o overview · ? again · q quit")
-HELP_SHORT = ("", "n/p more moves", "d detail · u undo · s piles · o overview · ? again · q quit")
+HELP_LONG = ("type a move (as listed, or any part of its text)", "n/p more moves",
+             "d detail · u undo · s piles in draw order · o overview · r screen again · ? help · q quit")
+HELP_SHORT = ("", "n/p more moves", "d detail · u undo · s piles · o overview · r again · ? help · q quit")
 SIDE_BY_SIDE = 56      # narrower than this, the moves go under the own panel
 BODY_GAP = 3           # spaces between the own panel and the moves
 MIN_MOVE_ROWS = 3      # the fewest rows of moves a page shows before the table gives way

@@ -266,6 +266,8 @@ class TypedMoves:
 
 
 HELP_COMMANDS = [
+    ("n, p", "the next or previous page of moves, when they do not fit"),
+    ("d", "the full detail: every seat's panel, every zone, every move"),
     ("u", "take back your last move of this turn"),
     ("c", "confirm a move that asks for it"),
     ("s", "the piles you see in draw order, next card first"),
