@@ -77,8 +77,8 @@ def test_labels_name_variables_and_zones_on_the_screen(tmp_path):
     g = mini(tmp_path, "display:\n  labels: {rounds: rounds played, pile: colour piles, hand: my cards}\n")
     assert g.rules.display["labels"] == {"rounds": "rounds played", "pile": "colour piles", "hand": "my cards"}
     text = screen(g)
-    assert "rounds played = 0" in text and "colour piles" in text and "my cards: " in text
-    assert "rounds = " not in text
+    assert "rounds played: 0" in text and "colour piles" in text and "my cards: " in text
+    assert "rounds: " not in text and "rounds = " not in text
 
 
 def test_a_label_of_a_function_names_its_term_of_the_score(tmp_path):
