@@ -12,10 +12,10 @@ a type may be there (never the other way round):
 """
 from __future__ import annotations
 
-import dataclasses
 import operator
 
 from ..frontend import ir
+from ..frontend.check.trees import nodes
 from .fold import is_static
 
 ANY = None                     # a source that may hold any card (what the analysis cannot follow)
@@ -43,7 +43,7 @@ class Reach:
         self.bindings: dict = {}        # local slot -> [(expression, filter types or None)]
         self.moves: list = []           # (card expression, destination zone instances)
         self.deals: list = []           # (source ZoneRef, destination decl)
-        for node in _nodes(program.rules):
+        for node in nodes(program.rules):
             self.note(node)
 
     def note(self, x) -> None:
@@ -203,21 +203,3 @@ def _value(reach: Reach, e, attrs: dict):
             raise TypeError("unclear")
         return a
     raise Unknown
-
-
-def _nodes(rules):
-    """Every dataclass node reachable from the rules, each once."""
-    seen, todo = set(), [rules]
-    while todo:
-        x = todo.pop()
-        if isinstance(x, (list, tuple, set, frozenset)):
-            todo.extend(x)
-            continue
-        if isinstance(x, dict):
-            todo.extend(x.values())
-            continue
-        if not dataclasses.is_dataclass(x) or isinstance(x, type) or id(x) in seen:
-            continue
-        seen.add(id(x))
-        yield x
-        todo.extend(getattr(x, f.name) for f in dataclasses.fields(x))

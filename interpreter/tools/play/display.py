@@ -1,50 +1,24 @@
 """What the ruleset says about showing the game (its display section), worked out for one program."""
 from __future__ import annotations
 
-import dataclasses
-
 from ...compiler.describe import short
 from ...compiler.reads import Reads
 from ...frontend import ir
 from ...frontend.check.display import score_terms
+from ...frontend.check.trees import exprs, nodes
 from .grid import grid_layout
 
 
 def ordered_families(rules) -> set:
     """Zone declarations whose order matters: the rules take cards from their top or bottom
     (`top … of Z`, `deal … from Z`)."""
-    names, seen, todo = set(), set(), [rules]
-    while todo:
-        x = todo.pop()
-        if isinstance(x, (list, tuple, set, frozenset)):
-            todo.extend(x)
-            continue
-        if isinstance(x, dict):
-            todo.extend(x.values())
-            continue
-        if not dataclasses.is_dataclass(x) or isinstance(x, type) or id(x) in seen:
-            continue
-        seen.add(id(x))
+    names = set()
+    for x in nodes(rules):
         if isinstance(x, ir.TopN):
-            names |= _zones_in(x.cards)
+            names |= {e.decl.name for e in exprs(x.cards) if isinstance(e, ir.ZoneRef)}
         elif isinstance(x, ir.DealS):
             names.add(x.source.decl.name)
-        todo.extend(getattr(x, f.name) for f in dataclasses.fields(x))
     return names
-
-
-def _zones_in(e) -> set:
-    """The zone declarations an expression of cards reads from."""
-    if isinstance(e, ir.ZoneRef):
-        return {e.decl.name}
-    out = set()
-    if isinstance(e, ir.Expr):
-        for f in dataclasses.fields(e):
-            v = getattr(e, f.name)
-            for x in (v if isinstance(v, tuple) else (v,)):
-                if isinstance(x, ir.Expr):
-                    out |= _zones_in(x)
-    return out
 
 
 class Display:
