@@ -252,22 +252,24 @@ class Screen:
                           f"{self.brief_text(v, prog.zone_base[decls[0].name] + i, not brief)}"
                           for i in range(len(index))]
             else:
-                out.append(self.family_table(v, index, decls, brief))
+                out.append(self.family_table(index, decls, lambda z: self.brief_text(v, z, not brief)))
         items = alone + items + self.var_items(v, None) + self.value_items(values, None)
         out += [Text(line) for line in pack(items, width)]
         return out
 
-    def family_table(self, v, values, decls, brief: bool) -> Table:
+    def family_table(self, values, decls, text, compact: bool = True) -> Table:
+        """Zone families of one index list as a table: a row per index value, a column per family,
+        text(z) in each cell; compact tables have no padding at their edges."""
         prog = self.program
-        table = Table(show_header=True, expand=False, box=None, padding=(0, 2, 0, 0), pad_edge=False)
+        table = Table(show_header=True, expand=False, box=None, padding=(0, 2, 0, 0) if compact else (0, 2),
+                      pad_edge=not compact)
         table.add_column("")
         for decl in decls:
             table.add_column(Text(self.display.label(decl.name)))
         for value in values:
             row = [Text(str(value))]
             for decl in decls:
-                z = prog.zone_base[decl.name] + prog.family[decl.name][value]
-                row.append(Text(self.brief_text(v, z, not brief)))
+                row.append(Text(text(prog.zone_base[decl.name] + prog.family[decl.name][value])))
             table.add_row(*row)
         return table
 
@@ -344,17 +346,7 @@ class Screen:
         if out and (groups or lines):
             out.append(Text(""))
         for index, decls in groups.items():
-            table = Table(show_header=True, expand=False, box=None, padding=(0, 2))
-            table.add_column("")
-            for decl in decls:
-                table.add_column(Text(self.display.label(decl.name)))
-            for value in index:
-                row = [Text(str(value))]
-                for decl in decls:
-                    z = prog.zone_base[decl.name] + prog.family[decl.name][value]
-                    row.append(Text(self.zone_text(v, z)))
-                table.add_row(*row)
-            out.append(table)
+            out.append(self.family_table(index, decls, lambda z: self.zone_text(v, z), compact=False))
         if lines:
             out.append(Text("\n".join(lines)))
         return out
