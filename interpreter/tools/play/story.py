@@ -59,7 +59,7 @@ class Story(Telling):
             told = self.tell(decide, part, viewers, before)
             body = self.event_lines(part, viewers)
             if told.moved and body and body[0].startswith(told.moved + " ") and told.moves_chosen(part):
-                told.text += body.pop(0)[len(told.moved):]      # "bid 2×blue" + " hand(1) → bids(1)"
+                told.text += body.pop(0)[len(told.moved):]      # "play 2×red" + " hand(1) → pile(1)"
             who = "" if reader is None else ("you" if decide[1] == reader else f"seat {decide[1]}")
             if told.text is None and not body:
                 lines.append(f"{who} did something hidden ({told.name})".lstrip())
@@ -137,7 +137,7 @@ class Story(Telling):
 
     def zone_words(self) -> list:
         """Per zone instance, its name in the log: the zone's label (display.labels), then its seat
-        and index as in the program's name ('hand(1)', 'side[paper]')."""
+        and index as in the program's name ('hand(1)', 'row[red]')."""
         prog, labels = self.program, self.display.labels
         if getattr(self, "_zone_words", None) is None or self._zone_words[0] is not labels:
             words = [self.display.label(d.name) + name[len(d.name):] if d.name in labels else name
@@ -158,7 +158,7 @@ def _by_decision(events: list) -> list:
 
 
 def _merged(events: list, everyone: int) -> list:
-    """Consecutive moves between the same two zones, seen alike, as one move ('7×… box → rewards[cans]')."""
+    """Consecutive moves between the same two zones, seen alike, as one move ('7×… deck → row[red]')."""
     out = []
     for e in events:
         if e[0] == MOVE and out and out[-1][0] == MOVE and out[-1][1:3] == e[1:3] and out[-1][5:] == e[5:] \

@@ -1,6 +1,6 @@
 """A decision told in words, as far as the seats watching may know what was chosen.
 
-The deciding seat is told its whole move ("deliver 2×paper:1"). Any other seat sees a decision
+The deciding seat is told its whole move ("play 2×red:1"). Any other seat sees a decision
 only through what follows it (events.for_seat drops it), so it is told:
   - the decision's name (that the seat decided is seen by everyone at the table);
   - the option or value chosen only when the events that follow, as the watcher saw them, tell

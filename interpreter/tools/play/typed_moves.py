@@ -120,7 +120,7 @@ def _joins(a: str, b: str, whole: bool) -> bool:
 
 def _find(text: str, word: str, start: int, whole: bool) -> int:
     """Where word occurs in text from start (-1 if nowhere), not glued to the characters beside
-    it (see _joins: 'cans:1' is never found in 'cans:12')."""
+    it (see _joins: 'red:1' is never found in 'red:12')."""
     i = text.find(word, start)
     while i >= 0:
         end = i + len(word)
