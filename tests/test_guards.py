@@ -441,6 +441,9 @@ score: 0
 """
 
 
+PLAYABLE_SLOTS = SLOTS.replace("  - let k = 3\n  - move top of deck to slot[k]\n", "  - shuffle deck\n")
+
+
 def test_a_card_moved_to_a_zone_a_family_does_not_have_names_the_move(write):
     """Found by fuzzing: `move top of ... to family[k]`, taken and placed in place, failed
     without a position when k was not in the family."""
@@ -457,14 +460,14 @@ def test_a_card_moved_to_an_alike_zone_a_family_does_not_have_names_the_move(wri
 
 
 def test_an_end_condition_that_fails_names_the_end_condition(write):
-    path = write(SLOTS.replace("  - let k = 3\n  - move top of deck to slot[k]\n", "  - shuffle deck\n")
+    path = write(PLAYABLE_SLOTS
                  .replace('end: {when: "count(deck) == 0"}', 'end: {when: "count(slot[count(discard) + 1]) > 0"}'))
     exc = stops(lambda: play_random(load_game(path).program(2)))
     at(exc, path, "end: {when:")
 
 
 def test_a_next_player_that_fails_names_the_next_rule(write):
-    path = write(SLOTS.replace("  - let k = 3\n  - move top of deck to slot[k]\n", "  - shuffle deck\n")
+    path = write(PLAYABLE_SLOTS
                  .replace('  steps: ["move top of deck to discard"]',
                           '  next: "count(slot[first(deck).kind])"\n  steps: ["move top of deck to discard"]'))
     exc = stops(lambda: play_random(load_game(path).program(2)))
@@ -472,7 +475,7 @@ def test_a_next_player_that_fails_names_the_next_rule(write):
 
 
 def test_a_first_player_that_fails_names_the_first_rule(write):
-    path = write(SLOTS.replace("  - let k = 3\n  - move top of deck to slot[k]\n", "  - shuffle deck\n")
+    path = write(PLAYABLE_SLOTS
                  .replace('  steps: ["move top of deck to discard"]',
                           '  first: "count(slot[players + 1])"\n  steps: ["move top of deck to discard"]'))
     exc = stops(lambda: load_game(path).program(2).new_state(0))
