@@ -156,9 +156,11 @@ def test_the_end_screen_breaks_every_score_into_the_terms_it_adds_up():
     # Lixo's score: sum(won.value) - count(hand) - count(unrecycled) - count(bids), its first three
     # terms reported by the stats container_points, garbage_left and lost_bids
     assert list(rows) == ["container_points", "− garbage_left", "− lost_bids", "− count(bids)", "score"]
+    # each row shows the term's own value under its sign: the column reads as the sum
     for p in range(3):
-        assert sum(v[p] for k, v in rows.items() if k != "score") == rows["score"][p] == s.program.score(s.st, p)
-    assert rows["− garbage_left"] == [-len(s.st.zones[s.program.zone_names.index(f"hand({p})")]) for p in range(3)]
+        terms = [-v[p] if k.startswith("− ") else v[p] for k, v in rows.items() if k != "score"]
+        assert sum(terms) == rows["score"][p] == s.program.score(s.st, p)
+    assert rows["− garbage_left"] == [len(s.st.zones[s.program.zone_names.index(f"hand({p})")]) for p in range(3)]
 
 
 def test_the_end_screen_names_what_each_tie_break_counts():

@@ -73,11 +73,14 @@ def flat(text: str) -> str:
 
 def own_region(text: str, seat: int, moves: str = "legal moves") -> tuple:
     """(the own panel's text, the moves' text): the lines under the seat's own title, split at the
-    column where the moves (starting with `moves`) start."""
+    column where the moves (starting with `moves`) start, or at the line, when they are under it."""
     lines = text.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith(f"seat {seat} · "))
     body = lines[start + 1:-1]                      # the last line is the help
-    column = body[0].index(moves)
+    column = body[0].find(moves)
+    if column <= 0:                                 # the moves under the panel
+        row = next(i for i, line in enumerate(body) if line.startswith(moves))
+        return flat("\n".join(body[:row])), flat("\n".join(body[row:]))
     return flat("\n".join(line[:column] for line in body)), flat("\n".join(line[column:] for line in body))
 
 
@@ -339,7 +342,7 @@ def test_d_shows_every_panel_every_zone_and_every_move():
         assert f"{k}. first_spot: {k}" in detail
 
 
-def test_a_hint_instead_of_the_moves_is_shown_beside_the_own_panel(monkeypatch):
+def test_a_hint_instead_of_the_moves_is_shown_with_the_own_panel(monkeypatch):
     """When the moves are better chosen another way (a grid position typed as shown), the hint
     takes the moves' place and the screen still fits."""
     from interpreter.tools.play.typed_moves import MoveList

@@ -87,6 +87,7 @@ def session(g, players: int, bots: dict, seed: int = 1, script=autoplay, memory_
     def kept(actor, events, viewers, before=None):
         start = len(out.getvalue())
         report(actor, events, viewers, before)
+        s.flush_story()             # a report's lines are held for the next screen: print them now
         s.reports.append((actor, list(events), before, out.getvalue()[start:]))
     s.report = kept
     return s

@@ -15,7 +15,7 @@ from rich.console import Console
 
 from helpers import RULESET
 from interpreter.compiler.game import load_game
-from interpreter.runtime.engine import DECIDE
+from interpreter.runtime.engine import DECIDE, MOVE
 from interpreter.tools.play import Session
 from interpreter.tools.play.typed_moves import shown_order, text_matches
 
@@ -442,7 +442,7 @@ def test_a_grid_position_is_typed_as_the_position_shown_even_after_cells_are_emp
 
 
 def test_the_move_list_is_not_printed_under_the_grid():
-    s = session(load_game(MEMO), lines(["q"]), bots={}, width=120)
+    s = session(load_game(MEMO), lines(["", "q"]), bots={}, width=120)
     to_decision(s, "first_spot")
     s.run()
     out = s.out.getvalue()
@@ -542,3 +542,61 @@ def test_at_hot_seat_a_lone_move_is_taken_only_after_the_screen_is_passed(typing
     note = out.index("only one move: go — taken", passed)
     assert passed < note < out.index("seat 1> ")
     assert out.count("only one move: go — taken") == 2       # seat 0's turn 1 and seat 1's turn 2
+
+
+# A grid whose positions are named like the commands d, u and q, and one that is not.
+LETTERS = """\
+name: Letters
+players: {min: 2, max: 2}
+params:
+  spots: [a, d, u, q]
+cards:
+  tile: {count: 4, start: stock}
+zones:
+  stock: {visible: nobody}
+  cell: {per: spots, visible: everyone}
+  taken: {owner: each, visible: everyone}
+setup:
+  - for: s in spots
+    do: ["move top of stock to cell[s]"]
+turn:
+  steps:
+    - step: take
+      do:
+        - choose: spot
+          from: spots
+          where: count(cell[spot]) > 0
+        - move top of cell[spot] to taken
+end:
+  when: sum(count(cell[s]) for s in spots) == 0
+score: count(taken)
+display:
+  grid: {families: [cell], columns: 4}
+"""
+
+
+@pytest.fixture(scope="module")
+def letters_game(tmp_path_factory):
+    path = tmp_path_factory.mktemp("letters") / "letters.yaml"
+    path.write_text(LETTERS, encoding="utf-8")
+    return load_game(str(path))
+
+
+def test_a_position_named_like_a_command_is_typed_with_an_equals_sign(letters_game):
+    s = quiet(letters_game, bots={})
+    legal = s.program.legal_moves(s.st)
+    assert s.grid_choice(legal)
+    hint = s.shown_moves(legal).hint
+    assert "type =d, =u, =q for the positions d, u, q (commands otherwise)" in hint
+    assert typed(s, "=d")[0] == ("d",) and typed(s, "= q")[0] == ("q",) and typed(s, "=a")[0] == ("a",)
+
+
+def test_commands_come_before_moves_and_the_equals_sign_makes_a_move(letters_game):
+    s = session(letters_game, lines(["d", "=d", "c", "q", "y"]), bots={1: "random"})
+    assert not s.run()                                           # quit after the first move
+    prog, out = s.program, s.out.getvalue()
+    assert "everything seat 0 knows" in out                      # d: the detail, not the position
+    cell = prog.zone_base["cell"] + prog.family["cell"]["d"]
+    first = next(i for i, e in enumerate(s.st.log) if e[0] == DECIDE)
+    assert next(e for e in s.st.log[first:] if e[0] == MOVE)[1] == cell   # then =d took the card at d
+    assert len(s.st.zones[prog.zone_names.index("taken(0)")]) == 1

@@ -52,6 +52,7 @@ class Result:
 
     # ---- the end screen ----
     def show_result(self) -> None:
+        self.flush_story()
         prog, st = self.program, self.st
         result = prog.result(st)
         winners = result["winners"]
@@ -83,7 +84,8 @@ class Result:
         seats = range(self.players)
         if len(parts) > 1:
             table = Table(title=Text("the score in parts"))
-            rows = [(("− " if sign < 0 else "") + words, [sign * prog.as_seat(st, p, prog.function(e), e.pos)
+            # each term's own value under its sign, so the column reads as the sum: 11 − 4 − 3 = 4
+            rows = [(("− " if sign < 0 else "") + words, [prog.as_seat(st, p, prog.function(e), e.pos)
                                                            for p in seats]) for sign, e, words in parts]
             rows.append(("score", [prog.score(st, p) for p in seats]))
         else:

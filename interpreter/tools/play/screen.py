@@ -18,8 +18,9 @@ from .words import counts_text, plural
 STAR = "★"
 TO_PLAY = "▶"
 HELP_LONG = ("type a move (as listed, or any part of its text)", "n/p more moves",
-             "d detail · u undo · s piles in draw order · o overview · r screen again · ? help · q quit")
-HELP_SHORT = ("", "n/p more moves", "d detail · u undo · s piles · o overview · r again · ? help · q quit")
+             "d detail · u undo · s piles in draw order · o overview · l log · r screen again · ? help · q quit")
+HELP_SHORT = ("", "n/p more moves", "d detail · u undo · s piles · o overview · l log · r again · ? help · q quit")
+HELP_TINY = ("", "n/p pages", "d detail · u undo · s piles · o overview · l log · ? help · q quit")
 SIDE_BY_SIDE = 56      # narrower than this, the moves go under the own panel
 BODY_GAP = 3           # spaces between the own panel and the moves
 MIN_MOVE_ROWS = 3      # the fewest rows of moves a page shows before the table gives way
@@ -110,35 +111,59 @@ class Screen:
         shown = self.shown_moves(legal)
         room = self.console.height - 1 - len(head) - 2       # the prompt's line, the own title, the help
         table, body, moves = self.fit(v, own, shown, values, room, page)
-        self.console.print(Group(*head, *table, self.own_title(v, seat, scores), body, self.help_line(width, moves)))
+        screen = Group(*head, *table, self.own_title(v, seat, scores), body, self.help_line(width, moves))
+        self.flush_story(self.console.height - 1 - height(self.console, screen, width), seat)
+        self.console.print(screen)
         self.move_page, self.move_pages = (moves.page, moves.pages) if moves else (0, 1)
 
     def fit(self, v, own, shown, values: list, room: int, page: int) -> tuple:
         """The table and the body (own panel | moves) in `room` lines: all the moves and the whole
-        table if they fit, then the table without knowledge, then the moves in pages, then the table
-        cut; (table parts, body, MovePage or None)."""
+        table if they fit, then the table without knowledge, then the moves in pages (each with
+        the panel beside the moves, at most half the width, then wider), then the same with the
+        panel above the moves, then the table cut; (table parts, body, MovePage or None)."""
         width, tables = self.console.width, {}
-        for brief, paged in ((False, False), (True, False), (False, True), (True, True)):
-            if brief not in tables:
-                table = self.table_blocks(v, brief, values)
-                tables[brief] = table, (height(self.console, Group(*table), width) if table else 0)
-            table, table_h = tables[brief]
-            body, moves = self.body(own, shown, room - table_h, page, paged)
-            if body is not None:
-                return table, body, moves
-        body, moves = self.body(own, shown, room, page, True, least=1)          # no table at all
-        if body is None:                  # too small a terminal: as few lines as can be, all the same
-            body, moves = self.body(own, shown, None, page, True, least=1, force=True)
-        left = room - height(self.console, body, width)
+        for shapes in (("half", "wide"), ("stacked",)):
+            for brief, paged in ((False, False), (True, False), (False, True), (True, True)):
+                if paged and shapes == ("stacked",) and shown.hint is None:
+                    continue            # a page of moves under the panel would be too short a page
+                if brief not in tables:
+                    table = self.table_blocks(v, brief, values)
+                    tables[brief] = table, (height(self.console, Group(*table), width) if table else 0)
+                table, table_h = tables[brief]
+                for shape in shapes:
+                    body, moves = self.body(own, shown, room - table_h, page, paged, shape=shape)
+                    if body is not None:
+                        return table, body, moves
+        table = tables[True][0]
+        body, moves, body_h = self.shortest_body(own, shown, page, MIN_MOVE_ROWS)
+        if shown.hint is None and moves is not None and moves.pages > 1:
+            body, moves = self.body(own, shown, room, page, True, least=1)    # many moves: pages fill the room
+            body_h = None if body is None else height(self.console, body, width)
+        if body is None or body_h > room:     # too small a terminal: as few lines as can be, all the same
+            body, moves, body_h = self.shortest_body(own, shown, page, 1)
+        left = room - body_h
         return [Cut(Group(*table), left, width, CUT_NOTE)] if table else [], body, moves
 
+    def shortest_body(self, own: list, shown, page: int, least: int) -> tuple:
+        """The body in its fewest lines, whatever its shape, with at least `least` rows of moves:
+        (body, MovePage or None, its height)."""
+        best = None
+        for shape in ("half", "wide", "stacked"):
+            body, moves = self.body(own, shown, None, page, True, least=least, force=True, shape=shape)
+            h = height(self.console, body, self.console.width)
+            if best is None or h < best[2]:
+                best = body, moves, h
+        return best
+
     def body(self, own: list, shown, room, page: int, paged: bool, least: int = MIN_MOVE_ROWS,
-             force: bool = False) -> tuple:
+             force: bool = False, shape: str = "half") -> tuple:
         """The own panel (its items packed) and the moves next to each other in at most room lines
         (None: as few as the own panel takes), or (None, None) when they cannot fit with at least
         `least` rows of moves. Every page of moves has the same rows, so that n and p keep the keys
-        in place. force: `least` rows even when they do not fit."""
-        side, left, right = self.widths(own, shown)
+        in place. force: `least` rows even when they do not fit; shape: the panel at most half the
+        width, as wide as the moves leave ("wide"), or above the moves ("stacked")."""
+        width = self.console.width
+        side, left, right = (False, width, width) if shape == "stacked" else self.widths(own, shown, shape == "wide")
         panel = Text("\n".join(pack(own, left)) or "(nothing)")
         own_h = height(self.console, panel, left)
         if room is None:
@@ -165,14 +190,15 @@ class Screen:
         part, moves = self.moves_block(shown, right, rows, page)
         return self.joined(panel, part, left, right, side), moves
 
-    def widths(self, own: list, shown) -> tuple:
+    def widths(self, own: list, shown, wide: bool = False) -> tuple:
         """(side by side, own panel's width, moves' width): the moves as wide as their longest
-        entry, the panel at least MIN_LEFT wide and at most half the screen."""
+        entry, the panel at least MIN_LEFT wide and at most half the screen (unless wide)."""
         width = self.console.width
         if width < SIDE_BY_SIDE:
             return False, width, width
         cell = len(shown.hint) if shown.hint is not None else MovePage(shown.entries, width, None).cell
-        left = max(MIN_LEFT, min((width - BODY_GAP) // 2, width - BODY_GAP - cell))
+        half = width - BODY_GAP - cell if wide else (width - BODY_GAP) // 2
+        left = max(MIN_LEFT, min(half, width - BODY_GAP - cell))
         left = min(left, max((len(line) for line in pack(own, left)), default=1))
         return True, left, width - left - BODY_GAP
 
@@ -276,7 +302,7 @@ class Screen:
     def help_line(self, width: int, moves) -> Text:
         """The commands in one line (n/p only when the moves take more than one page)."""
         paged = moves is not None and moves.pages > 1
-        for words in (HELP_LONG, HELP_SHORT):
+        for words in (HELP_LONG, HELP_SHORT, HELP_TINY):
             text = SEP.join(w for i, w in enumerate(words) if w and (i != 1 or paged))
             if len(text) <= width:
                 break

@@ -17,10 +17,11 @@ from ..safe_text import clipped
 from .display import Display
 from .grid import Grid
 from .overview import Overview
+from .recent import Recent
 from .result import Result
 from .screen import Screen
 from .story import Story
-from .typed_moves import TypedMoves
+from .typed_moves import MOVE_MARK, TypedMoves
 from .words import plural
 
 QUIT = ("q", "quit", "exit")
@@ -40,7 +41,7 @@ def _isatty(stream) -> bool:
         return False
 
 
-class Session(Screen, Grid, Story, TypedMoves, Overview, Result):
+class Session(Screen, Grid, Story, Recent, TypedMoves, Overview, Result):
     """One game in the terminal: who sits where, the state, the seats' memories, input and output."""
 
     def __init__(self, game, players: int, seed: int, seat_bots: dict, ask=None, console=None,
@@ -70,10 +71,12 @@ class Session(Screen, Grid, Story, TypedMoves, Overview, Result):
 
     # ---- output ----
     def say(self, text: str = "") -> None:
+        self.flush_story()
         self.console.print(Text(text))
 
     def say_whole(self, text: str) -> None:
         """A line the terminal wraps, not rich: a file name in it stays whole, to be copied."""
+        self.flush_story()
         self.console.print(Text(text), soft_wrap=True)
 
     def who(self, seat: int) -> str:
@@ -82,6 +85,7 @@ class Session(Screen, Grid, Story, TypedMoves, Overview, Result):
     def read(self, prompt: str) -> str:
         """One line of input; read lines are echoed (unless typed at a terminal) so that a transcript
         reads like a session."""
+        self.flush_story()
         if self.ask is None:
             if _isatty(sys.stdin) and self.console.is_terminal:
                 try:
@@ -214,8 +218,10 @@ class Session(Screen, Grid, Story, TypedMoves, Overview, Result):
         while True:
             line = self.read(f"seat {seat}> ").strip()
             cmd = line.lower()
-            if not line:
+            if not line or line == MOVE_MARK:
                 continue
+            if line.startswith(MOVE_MARK):
+                cmd = None              # '=d': the move d, not the command
             if cmd in QUIT:
                 self.confirm_quit()
             elif cmd in HELP:
@@ -230,6 +236,8 @@ class Session(Screen, Grid, Story, TypedMoves, Overview, Result):
                 self.show_piles(seat)
             elif cmd == "o":
                 self.show_overview(seat)
+            elif cmd == "l":
+                self.show_log(seat)
             elif cmd == "c":
                 self.say("nothing to confirm: choose a move first")
             elif cmd == "u":
@@ -314,6 +322,7 @@ class Session(Screen, Grid, Story, TypedMoves, Overview, Result):
         A terminal is cleared with its scrollback (once a seat has seen its screen: before, the
         game's title stays); a pipe (or a dumb terminal) gets a separator."""
         terminal = self.console.is_terminal and not self.console.is_dumb_terminal
+        self.flush_story()          # the last seat's lines, before its screen is cleared
         if terminal and self.last_human is not None:
             self.console.file.write(CLEAR)
             self.console.file.flush()
@@ -322,7 +331,8 @@ class Session(Screen, Grid, Story, TypedMoves, Overview, Result):
             self.say()
         self.console.print(Rule(Text(f"pass to seat {seat}")))
         self.say(f"— pass to seat {seat} —")
-        self.read(f"seat {seat}, press Enter when ready ")
+        while self.read(f"seat {seat}, press Enter when ready ").strip().lower() in QUIT:
+            self.confirm_quit()
         start = self.seen.get(seat)
         if start is not None and start < len(self.st.log):
             self.report_since(seat, start)

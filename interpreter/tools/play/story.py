@@ -49,7 +49,7 @@ class Story(Telling):
     def tell_lines(self, actor: str, events: list, viewers: list, befores: list, reader=None) -> None:
         """The lines of report: befores[k] is the state before the k-th decision in events, or None;
         with a `reader` (a recap of several seats' moves) each decision says whose it was."""
-        lines, k = [], 0
+        lines, heads, k = [], set(), 0          # heads: the indices of lines that begin a decision
         for decide, part in _by_decision(events):
             if decide is None:
                 lines += self.event_lines(part, viewers)
@@ -61,18 +61,20 @@ class Story(Telling):
             if told.moved and body and body[0].startswith(told.moved + " ") and told.moves_chosen(part):
                 told.text += body.pop(0)[len(told.moved):]      # "play 2×red" + " hand(1) → pile(1)"
             who = "" if reader is None else ("you" if decide[1] == reader else f"seat {decide[1]}")
+            heads.add(len(lines))
             if told.text is None and not body:
                 lines.append(f"{who} did something hidden ({told.name})".lstrip())
                 continue
             lines.append((f"{who}: " if who else "") + (told.text or f"{told.name} (hidden)"))
             lines += body
         if not lines:
-            self.say(f"{actor}: (nothing visible)")      # no decision in the events (a recap)
+            self.story_line(f"{actor}: (nothing visible)", True)      # no decision in the events (a recap)
             return
         first = lines[0]
-        self.say(f"{actor} {first}" if first.startswith("did something hidden") else f"{actor}: {first}")
-        for line in lines[1:]:
-            self.say(f"    {line}")
+        self.story_line(f"{actor} {first}" if first.startswith("did something hidden") else f"{actor}: {first}",
+                        True)
+        for i, line in enumerate(lines[1:], 1):
+            self.story_line(f"    {line}", i in heads)
 
     def event_lines(self, events: list, viewers: list) -> list:
         """The moves, shuffles, labelled variable changes and turns of events, one line each."""

@@ -13,6 +13,8 @@ from ..safe_text import clipped
 NUMBER = re.compile(r"[+-]?[0-9]+")          # ASCII digits only: int() of other digits may fail
 CANDIDATES = 6            # moves named in a "did you mean" before "…"
 RANGES = 12               # runs of values named in a hint before "…"
+COMMANDS = frozenset(("q", "quit", "exit", "?", "h", "help", "r", "n", "p", "d", "s", "o", "c", "u", "l"))
+MOVE_MARK = "="           # before a typed move: a move even when it reads as a command
 
 
 class MoveList:
@@ -189,15 +191,20 @@ class TypedMoves:
             return MoveList([(str(i), m, text(st, m)) for i, m in enumerate(moves, 1)])
         entries = [(show(m[0]), m, text(st, m)) for m in moves]
         values = ranges([m[0] for m in moves])
+        shadowed = [k for k, _, _ in entries if k.lower() in COMMANDS]
+        also = (f"; type {', '.join(MOVE_MARK + k for k in shadowed)} for the "
+                f"{'positions' if grid else 'values'} {', '.join(shadowed)} (commands otherwise)") if shadowed else ""
         if grid:
-            return MoveList(entries, f"{dec.name}: type a position shown in the grid ({values})", True)
-        return MoveList(entries, f"{dec.name}: type the value itself ({values})", True)
+            return MoveList(entries, f"{dec.name}: type a position shown in the grid ({values}){also}", True)
+        return MoveList(entries, f"{dec.name}: type the value itself ({values}){also}", True)
 
     def parse(self, line: str, legal: list):
         """The move a line names (by its key or any part of its text), or None after saying why
         not; any line (a number of any length, any characters) gets a reason, never an error."""
         shown = self.shown_moves(legal)
         entries, line = shown.entries, line.strip()
+        if line.startswith(MOVE_MARK):
+            line = line[len(MOVE_MARK):].strip()
         keyed = shown.by_value
         if NUMBER.fullmatch(line):
             n = int(line) if len(line) <= 100 else None    # far below Python's digit limit: no such move
@@ -272,6 +279,7 @@ HELP_COMMANDS = [
     ("c", "confirm a move that asks for it"),
     ("s", "the piles you see in draw order, next card first"),
     ("o", "what may still be in each hidden zone (when knowledge is shown)"),
+    ("l", "the whole log told before this screen (the screen shows what fits)"),
     ("r", "show the screen again"),
     ("?, h, help", "this help"),
     ("q", "quit"),
