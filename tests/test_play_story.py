@@ -227,6 +227,18 @@ def test_at_a_hot_seat_the_recap_tells_the_other_humans_decisions_as_this_seat_m
     assert not re.search(r"seat 0: dispose \d+×", " ".join(recaps)) and "you: dispose 1×" in " ".join(recaps)
 
 
+def test_at_a_hot_seat_a_seats_first_look_tells_the_game_from_its_beginning():
+    s = session(load_game(RULESET), 2, {}, seed=5)
+    s.run()
+    out = s.out.getvalue()
+    first_screen = out.index("seat 1 decides")
+    recap = out.rindex("seat 1, since you last looked: ", 0, first_screen)
+    told = out[recap:first_screen]
+    assert out.index("pass to seat 1") < recap
+    assert "draw → hand: seat 0 3 hidden cards · seat 1 " in told          # the deal, as seat 1 saw it
+    assert re.search(r"^ {4}seat 0: deliver \d×", told, re.M)               # seat 0's first move
+
+
 # ---- variable changes ----
 def test_a_change_of_an_unlabelled_variable_is_not_told(tmp_path):
     s = session(secret_game(tmp_path), 2, {1: "random"})

@@ -333,6 +333,7 @@ class Session(Screen, Grid, Story, Recent, TypedMoves, Overview, Result):
         self.say(f"— pass to seat {seat} —")
         while self.read(f"seat {seat}, press Enter when ready ").strip().lower() in QUIT:
             self.confirm_quit()
-        start = self.seen.get(seat)
+        # a seat's first look after the screen was cleared tells the game from its beginning
+        start = self.seen.get(seat, 0 if self.last_human is not None else None)
         if start is not None and start < len(self.st.log):
             self.report_since(seat, start)
