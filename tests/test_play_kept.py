@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -197,6 +198,20 @@ def test_a_resumed_game_says_where_it_goes_on(tmp_path):
     s = resumed(path, lines(["q", "y"]))
     s.run()
     assert f"resumed after {len(read(path)['moves'])} moves, in turn" in s.out.getvalue()
+
+
+def test_a_resumed_game_first_tells_the_human_the_game_so_far_as_it_saw_it(tmp_path):
+    path = tmp_path / "game.json"
+    first = session(chooser(stop=5), path, seed=1)
+    first.run()
+    s = resumed(path, lines(["q", "y"]))
+    s.run()
+    out = s.out.getvalue()
+    recap = out[out.index("seat 0, since you last looked: "):out.index("quit?")]
+    told = [line for line in first.out.getvalue().splitlines() if re.match(r"^(you|seat \d \(random\)): ", line)]
+    assert len(told) >= 3
+    for line in told:                                          # every move told before is told again
+        assert line.split(": ", 1)[1] in recap, line
 
 
 # ---- q asks first ----

@@ -62,6 +62,7 @@ class Session(Screen, Grid, Story, Recent, TypedMoves, Overview, Result):
         else:
             self.st, self.bots = start
         self.keeper = keeper
+        self.resumed = start is not None    # a game played that far: its seats are told it first
         self.undo_stack: list = []          # (state before, move text) of the decider's own moves
         self.no_undo = "you have made no move yet"
         self.memory: dict = {}              # seat -> (Observer, events of st.log read)
@@ -151,6 +152,8 @@ class Session(Screen, Grid, Story, Recent, TypedMoves, Overview, Result):
                      "--memory-aid shows what you know")
         if self.st.moves:
             self.say(f"resumed after {plural(self.st.moves, 'move')}, in turn {self.st.turn}")
+            if len(self.humans) == 1:           # the game so far, as the human saw it (at a hot
+                self.report_since(self.humans[0], 0)        # seat: after the first pass screen)
         else:
             self.report_opening()
         self.keep()
@@ -334,6 +337,6 @@ class Session(Screen, Grid, Story, Recent, TypedMoves, Overview, Result):
         while self.read(f"seat {seat}, press Enter when ready ").strip().lower() in QUIT:
             self.confirm_quit()
         # a seat's first look after the screen was cleared tells the game from its beginning
-        start = self.seen.get(seat, 0 if self.last_human is not None else None)
+        start = self.seen.get(seat, 0 if self.last_human is not None or self.resumed else None)
         if start is not None and start < len(self.st.log):
             self.report_since(seat, start)
