@@ -119,7 +119,7 @@ class Screen:
     def fit(self, v, own, shown, values: list, room: int, page: int) -> tuple:
         """The table and the body (own panel | moves) in `room` lines: all the moves and the whole
         table if they fit, then the table without knowledge, then the moves in pages (each with
-        the panel beside the moves, at most half the width, then wider), then the same with the
+        the panel beside the moves, as wide as they leave or at most half the width), then the same with the
         panel above the moves, then the table cut; (table parts, body, MovePage or None)."""
         width, tables = self.console.width, {}
         for shapes in (("half", "wide"), ("stacked",)):
@@ -130,7 +130,8 @@ class Screen:
                     table = self.table_blocks(v, brief, values)
                     tables[brief] = table, (height(self.console, Group(*table), width) if table else 0)
                 table, table_h = tables[brief]
-                for shape in shapes:
+                # every move shown: the panel as wide as they leave, in fewer lines; pages: more columns
+                for shape in (shapes if paged else shapes[::-1]):
                     body, moves = self.body(own, shown, room - table_h, page, paged, shape=shape)
                     if body is not None:
                         return table, body, moves
