@@ -353,3 +353,18 @@ def test_a_hint_instead_of_the_moves_is_shown_with_the_own_panel(monkeypatch):
     assert len(text.splitlines()) <= 23 and "legal moves" not in text
     own, moves = own_region(text, s.st.decider, hint[:12])
     assert moves == hint and own.startswith("containers: ")
+
+
+@pytest.mark.parametrize("path", RULESETS)
+@pytest.mark.parametrize("width,height", [(40, 12), (20, 8)])
+def test_a_terminal_too_small_for_the_screen_still_gets_the_own_panel_and_the_moves(path, width, height):
+    """Below 80×24 nothing is promised about the height, but the screen is drawn, the own panel
+    and the moves (or the hint) first, the table cut."""
+    g = game_of(path)
+    for players in (g.rules.min_players, g.rules.max_players):
+        for point in POINTS:
+            s = table(path, players, point)
+            text = flat(render(s, width, height))
+            shown = s.shown_moves(s.program.legal_moves(s.st))
+            assert f"seat {s.st.decider} · " in text
+            assert flat(shown.hint)[:10] in text if shown.hint else shown.entries[0][2][:10] in text.replace("\n", "")

@@ -151,8 +151,8 @@ class Screen:
         best = None
         for shape in ("half", "wide", "stacked"):
             body, moves = self.body(own, shown, None, page, True, least=least, force=True, shape=shape)
-            h = height(self.console, body, self.console.width)
-            if best is None or h < best[2]:
+            h = None if body is None else height(self.console, body, self.console.width)
+            if h is not None and (best is None or h < best[2]):
                 best = body, moves, h
         return best
 
@@ -181,7 +181,7 @@ class Screen:
 
         if not paged or shown.hint is not None:
             rows = max(min(max(own_h - 1, ONE_COLUMN), free - 1), 1)
-            if not fits(rows, whole=True):
+            if not fits(rows, whole=True) and not force:
                 return None, None
             part, moves = self.moves_block(shown, right, rows, page, whole=True)
             return self.joined(panel, part, left, right, side), moves
