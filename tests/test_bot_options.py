@@ -8,6 +8,7 @@
 - `cardrules bots` lists every bot with its options, their defaults and a one-line description.
 """
 import json
+import os
 
 import pytest
 
@@ -178,3 +179,19 @@ def test_a_record_with_a_bad_bot_spec_is_refused_with_a_record_error(name, words
         records.continue_game(game(), cut)
     assert words in str(exc.value) and "\x1b" not in str(exc.value)
 
+
+
+def test_the_manuals_table_of_bot_options_is_what_the_classes_declare():
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    text = open(os.path.join(root, "docs", "language.md"), encoding="utf-8").read()
+    rows, bot = {}, None
+    for line in text.split("#### Bot options", 1)[1].splitlines():
+        cells = [c.strip().strip("`") for c in line.strip().strip("|").split("|")]
+        if len(cells) == 5 and cells[1] not in ("option", "---"):
+            bot = cells[0] or bot
+            rows[(bot, cells[1])] = cells[3]
+    declared = {(name, o.name): o.default(cls) for name, cls in BOTS.items() for o in cls.options}
+    assert set(rows) == set(declared)
+    for key, value in declared.items():
+        assert rows[key] == (str(value) if not isinstance(value, float) or not value.is_integer()
+                             else str(int(value))), key
