@@ -51,6 +51,12 @@ def test_in_a_seat_list_key_value_items_belong_to_the_bot_before_them():
     assert bot_list("automa:samples=2", 3) == ["automa:samples=2"] * 3
 
 
+def test_seat_specs_joined_by_commas_read_back_as_the_same_seats():
+    """What `record_command` writes for a failed game's --bots (the specs joined by commas)."""
+    names = ["automa:samples=8,depth=4", "greedy", "ismcts:iterations=9,rollout=greedy", "random"]
+    assert bot_list(",".join(names), 4) == names
+
+
 def test_a_seat_of_play_takes_a_bot_with_options():
     assert seat_option("1=automa:samples=8,depth=2") == (1, "automa:samples=8,depth=2")
 
