@@ -16,6 +16,7 @@ import time
 import pytest
 
 from interpreter.compiler.game import load_game
+from interpreter.runtime.engine import MOVE
 from interpreter.seats import ismcts
 from interpreter.seats.bots import make_bot
 from interpreter.seats.ismcts import IsmctsBot, Node, move_key
@@ -104,6 +105,72 @@ def test_nodes_are_keyed_by_the_acting_seats_move_and_shared_across_worlds():
     assert sorted(k[2] for k in root.children) == [("a",), ("b",), ("c",)]
     assert all(k[0] == 1 and child.mover == 1 for k, child in root.children.items())
     assert sum(child.visits for child in root.children.values()) == 12
+
+
+class TurnThenGuess:
+    """Seat 0 turns a card (its type differs from world to world) or waits, then guesses a or b;
+    it wins when its guess fits the card (a for type 0, b for type 1)."""
+
+    players, card_type = 2, [0, 1]
+
+    def legal_moves(self, world):
+        return [("turn",), ("wait",)] if world.stage == 0 else [("a",), ("b",)]
+
+    def apply(self, world, move):
+        if world.stage == 0:
+            if move == ("turn",) and world.log is not None:
+                world.log.append((MOVE, 0, 1, (world.kind,), 1))       # seen by seat 0 only
+            world.stage, world.pending = 1, Pending1()
+        else:
+            world.over, world.played = True, move
+
+    def result(self, world):
+        return {"winners": [0 if (world.played == ("a",)) == (world.kind == 0) else 1]}
+
+
+class Pending1:
+    index = 1
+
+
+def guessing_world(kind: int):
+    w = World([], decider=0)
+    w.kind, w.stage, w.log = kind, 0, None
+    return w
+
+
+def test_the_seats_later_decisions_are_apart_by_what_it_saw():
+    prog = TurnThenGuess()
+    turn = (0, 0, ("turn",))
+    for nodes in ("seen", "moves"):
+        bot, root = make_bot(f"ismcts:nodes={nodes}", 4), Node(0)
+        bot._seat = 0
+        for i in range(80):
+            bot.iterate(prog, guessing_world(i % 2), root)
+        after = root.children[turn]
+        if nodes == "moves":
+            assert after.shown is None and after.children
+            continue
+        assert not after.children and sorted(after.shown) == [((1, 0),), ((1, 1),)]
+        for kind, right, wrong in ((0, "a", "b"), (1, "b", "a")):
+            branch = after.shown[((1, kind),)]
+            good, bad = branch[(0, 1, (right,))], branch[(0, 1, (wrong,))]
+            assert good.total / good.visits == 1.0 and bad.total == 0 and good.visits > bad.visits
+
+
+def test_what_the_seat_saw_is_the_card_moves_it_sees():
+    prog = game().program(2)
+    st = prog.new_state(1, log=True)
+    while len(prog.legal_moves(st)) == 1:
+        prog.apply(st, prog.legal_moves(st)[0])
+    seat = st.decider
+    mark = len(st.log)
+    prog.apply(st, prog.legal_moves(st)[0])
+    for k in range(2):
+        shown = ismcts.seen(prog, st.log, mark, k)
+        expect = [(e[2],) + tuple(sorted(prog.card_type[c] for c in e[3])) for e in st.log[mark:]
+                  if e[0] == MOVE and e[4] >> k & 1]
+        assert shown == (tuple(expect) or None)
+    assert ismcts.seen(prog, st.log, len(st.log), seat) is None
 
 
 def test_the_move_played_is_the_most_visited():

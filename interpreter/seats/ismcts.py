@@ -31,18 +31,31 @@ import math
 import time
 
 from ..errors import RuleRuntimeError
+from ..runtime.engine import MOVE
 from .bots import Bot, below, determinise, evaluations, register, rollout, without_gc
 from .specs import Option
 
 
 class Node:
-    """A move in the tree: who made it, its children by move key, visits, availability, reward."""
+    """A move in the tree: who made it, the next moves by key (apart by what the seat saw it and
+    the forced moves after it show, with nodes=seen), visits, availability, reward."""
 
-    __slots__ = ("mover", "children", "visits", "avail", "total")
+    __slots__ = ("mover", "children", "shown", "visits", "avail", "total")
 
     def __init__(self, mover: int):
-        self.mover, self.children = mover, {}
+        self.mover, self.children, self.shown = mover, {}, None
         self.visits, self.avail, self.total = 0, 1, 0.0
+
+    def branch(self, sight) -> dict:
+        """The next moves after the seat saw `sight` (None: nothing, or nodes=moves)."""
+        if sight is None:
+            return self.children
+        if self.shown is None:
+            self.shown = {}
+        found = self.shown.get(sight)
+        if found is None:
+            found = self.shown[sight] = {}
+        return found
 
 
 class IsmctsBot(Bot):
@@ -55,6 +68,7 @@ class IsmctsBot(Bot):
     depth = 16
     c = 0.7
     reward = "margin"
+    nodes = "seen"
     options = (Option("iterations", int, "search iterations per decision (the budget unless seconds > 0)",
                       1, 1_000_000),
                Option("seconds", float, "thinking time per decision instead of iterations (0: use "
@@ -64,13 +78,15 @@ class IsmctsBot(Bot):
                       1, 100_000),
                Option("c", float, "UCB1 exploration constant", 0.0, 100.0),
                Option("reward", ("margin", "win"), "what a cut-off position is worth: the squashed margin, "
-                      "or 1 for the leader"))
+                      "or 1 for the leader"),
+               Option("nodes", ("seen", "moves"), "a node per move and what the seat saw it show (its "
+                      "information sets), or per move alone"))
 
     @without_gc
     def choose(self, program, st, moves):
         if len(moves) == 1:
             return moves[0]
-        seat = st.decider
+        seat = self._seat = st.decider
         view = self.view(program, st, seat)
         root = Node(seat)
         self._scale = [0.0, 0]          # the margins met so far: their total size and number
@@ -84,7 +100,9 @@ class IsmctsBot(Bot):
     def iterate(self, program, world, root: Node) -> None:
         """One iteration on one world: select, expand, roll out, back up (nothing is learnt from a
         world the rules fail on)."""
-        path, node, fresh, made = [], root, None, 0
+        path, node, children, fresh, made, mark = [], root, root.children, None, 0, -1    # -1: at the root
+        if self.nodes == "seen":
+            world.log = []              # what the seat sees of each move, read from the world's events
         try:
             while not world.over and made < self.depth:
                 moves = program.legal_moves(world)
@@ -92,8 +110,10 @@ class IsmctsBot(Bot):
                     program.apply(world, moves[0])
                     continue
                 made += 1
+                if mark >= 0:
+                    children = node.branch(seen(program, world.log, mark, self._seat))
                 keys = [move_key(program, world, m) for m in moves]
-                children, untried = node.children, []
+                untried = []
                 for i, k in enumerate(keys):
                     child = children.get(k)
                     if child is None:
@@ -102,20 +122,22 @@ class IsmctsBot(Bot):
                         child.avail += 1
                 if untried:
                     i = untried[below(self.rng, len(untried))]
-                    fresh = (node, keys[i], Node(world.decider))
+                    fresh = (children, keys[i], Node(world.decider))
                     program.apply(world, moves[i])
                     path.append(fresh[2])
                     break
                 i = self.select(children, keys)
                 node = children[keys[i]]
+                mark = 0 if world.log is None else len(world.log)
                 program.apply(world, moves[i])
                 path.append(node)
+            world.log = None            # the roll-out needs no events
             world = self.roll_out(program, world, self.depth - made)
             rewards = self.rewards(program, world)
         except RuleRuntimeError:
             return
         if fresh is not None:
-            fresh[0].children[fresh[1]] = fresh[2]
+            fresh[0][fresh[1]] = fresh[2]
         for n in path:
             n.visits += 1
             n.total += rewards[n.mover]
@@ -178,6 +200,18 @@ class IsmctsBot(Bot):
             elif key == best_key:
                 best.append(m)
         return best[below(self.rng, len(best))] if len(best) > 1 else best[0]
+
+
+def seen(program, log: list, mark: int, seat: int):
+    """What the seat saw of the events since `mark`: per card move it sees, where to and the cards'
+    types (None when it saw none, or when the world keeps no events: nodes=moves)."""
+    if log is None:
+        return None
+    ctype, out = program.card_type, []
+    for e in log[mark:]:
+        if e[0] == MOVE and e[4] >> seat & 1:
+            out.append((e[2],) + tuple(sorted(ctype[c] for c in e[3])))
+    return tuple(out) or None
 
 
 def move_key(program, st, move):
