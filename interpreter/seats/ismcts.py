@@ -19,7 +19,11 @@ squashed into [0, 1] by 0.5 + 0.5 tanh(margin / s), s being the mean size of the
 this search, or with `reward=win` whether it leads then. Other seats' decisions are made in the
 tree too, from the world of the iteration: their nodes are keyed by the move (interchangeable
 cards are one move, so a move means the same in every world) and shared across worlds, as in the
-single-observer search. Forced moves (only one legal) are played without a node.
+single-observer search. With `nodes=seen` (the default) the moves after a node are also kept
+apart by what the seat saw on the way there (the card moves it sees, by type and destination,
+of that move and the forced moves after it), so a node is one of the seat's information sets
+even where a move shows a card its text does not name (turning a card); `nodes=moves` keys them
+by the moves alone. Forced moves (only one legal) are played without a node.
 
 The budget is `iterations` (the default, fully determined by the bot's seed) or, when `seconds`
 is more than 0, the time: then how many iterations fit depends on the machine, and so does the
