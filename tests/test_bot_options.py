@@ -11,6 +11,7 @@ import json
 import os
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from interpreter.errors import RecordError, UsageError
 from interpreter.runtime import rng
@@ -201,3 +202,17 @@ def test_the_manuals_table_of_bot_options_is_what_the_classes_declare():
     for key, value in declared.items():
         assert rows[key] == (str(value) if not isinstance(value, float) or not value.is_integer()
                              else str(int(value))), key
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["automa", "ismcts", "greedy", "memo", ":", "samples", "depth", "iterations", "c",
+                                  "rollout", "seconds", "=", ",", "3", "0", "0.5", "-1", "1e2", "random", " ", "x",
+                                  "\x1b", "nan"]), max_size=12).map("".join))
+def test_any_spec_text_makes_a_bot_or_a_usage_error_and_its_canonical_text_reads_back(text):
+    try:
+        spec = parse_bot(text)
+    except UsageError as exc:
+        assert str(exc) and "Traceback" not in str(exc)
+        return
+    again = parse_bot(spec.text)
+    assert again.text == spec.text and again.values == spec.values and again.cls is spec.cls

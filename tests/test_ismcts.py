@@ -16,6 +16,7 @@ import time
 import pytest
 
 from interpreter.compiler.game import load_game
+from interpreter.errors import UsageError
 from interpreter.runtime.engine import MOVE
 from interpreter.seats import ismcts
 from interpreter.seats.bots import make_bot
@@ -244,3 +245,10 @@ def test_ismcts_beats_random_clearly():
     a = head_to_head(["ismcts:iterations=40,depth=8", "random"], 4)
     b = head_to_head(["random", "ismcts:iterations=40,depth=8"], 4)
     assert (a[0] + b[1]) / 2 >= 0.75, (a, b)
+
+
+def test_unknown_option_is_a_usage_error_with_did_you_mean():
+    with pytest.raises(UsageError, match=r"bot ismcts has no option 'iteratons'; did you mean 'iterations'\?"):
+        make_bot("ismcts:iteratons=50", 1)
+    with pytest.raises(UsageError, match=r"reward=wins is not one of margin, win; did you mean 'win'\?"):
+        make_bot("ismcts:reward=wins", 1)
