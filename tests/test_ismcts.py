@@ -143,8 +143,7 @@ def test_the_seats_later_decisions_are_apart_by_what_it_saw():
     prog = TurnThenGuess()
     turn = (0, 0, ("turn",))
     for nodes in ("seen", "moves"):
-        bot, root = make_bot(f"ismcts:nodes={nodes}", 4), Node(0)
-        bot._seat = 0
+        bot, root = make_bot(f"ismcts:nodes={nodes}", 4), Node(0)      # seat 0 observes
         for i in range(80):
             bot.iterate(prog, guessing_world(i % 2), root)
         after = root.children[turn]
@@ -186,7 +185,6 @@ def test_the_move_played_is_the_most_visited():
 
 def test_a_finished_world_rewards_the_win_share_and_a_cut_off_the_squashed_margin():
     bot = IsmctsBot(1)
-    bot._scale = [0.0, 0]
     _, over, _ = play_game(game(), 3, 4, [make_bot("random", k) for k in range(3)])
     prog = game().program(3)
     winners = prog.result(over)["winners"]

@@ -86,6 +86,11 @@ class IsmctsBot(Bot):
                Option("nodes", ("seen", "moves"), "a node per move and what the seat saw it show (its "
                       "information sets), or per move alone"))
 
+    def __init__(self, seed: int = 0):
+        super().__init__(seed)
+        self._seat = 0                  # the seat deciding (the observer of this search)
+        self._scale = [0.0, 0]          # the margins met in this search: their total size and number
+
     @without_gc
     def choose(self, program, st, moves):
         if len(moves) == 1:
@@ -93,7 +98,7 @@ class IsmctsBot(Bot):
         seat = self._seat = st.decider
         view = self.view(program, st, seat)
         root = Node(seat)
-        self._scale = [0.0, 0]          # the margins met so far: their total size and number
+        self._scale = [0.0, 0]
         deadline = time.perf_counter() + self.seconds if self.seconds > 0 else None
         done = 0
         while (done < self.iterations) if deadline is None else (done == 0 or time.perf_counter() < deadline):
