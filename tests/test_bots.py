@@ -80,7 +80,7 @@ def test_permuting_hidden_cards_never_changes_a_decision(players, log):
             a = determinise(prog, st, seat, random.Random(seed), view)
             b = determinise(prog, other, seat, random.Random(seed), view)
             assert a.zones == b.zones and a.loc == b.loc
-            for name in ("greedy", "automa"):
+            for name in ("greedy", "automa", "memory", "ismcts:iterations=20,depth=8"):
                 assert (make_bot(name, seed).choose(prog, st, moves)
                         == make_bot(name, seed).choose(prog, other, moves)), (name, seat, st.turn)
             checked += 1

@@ -166,10 +166,10 @@ def test_simulate_bots_per_seat(capsys):
 def test_simulate_bots_count_mismatch_exit_2():
     code, out, err = run("simulate", R_ECO, "--players", "3", "--games", "2", "--bots", "random,greedy")
     assert code == 2
-    assert "greedy, memory, random" in err     # lists the known bots
+    assert "automa, greedy, ismcts, memory, random" in err     # lists the known bots
     code, out, err = run("simulate", R_ECO, "--players", "3", "--games", "2", "--bots", "clever")
     assert code == 2
-    assert "clever" in err and "greedy, memory, random" in err
+    assert "clever" in err and "automa, greedy, ismcts, memory, random" in err
 
 
 def test_set_changes_simulation(capsys):

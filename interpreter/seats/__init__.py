@@ -4,3 +4,4 @@
 on copies of the state re-dealt from that knowledge, so hidden cards never reach a choice.
 Imports `interpreter.runtime` (states and events), never the front end or the compiler.
 """
+from . import ismcts  # noqa: F401,E402  (registers the ismcts bot in bots.BOTS)

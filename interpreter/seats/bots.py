@@ -30,6 +30,7 @@ from ..runtime import rng
 from ..runtime.engine import MOVE, State
 from ..errors import RuleRuntimeError
 from ..runtime.events import for_seat
+from .specs import Option, configured, parse_spec
 from .views import Observer
 
 
@@ -55,6 +56,7 @@ class Bot:
     name = "bot"
     uses_view = True        # plays from the seat's view, which needs the game's event log
     looks_ahead = True      # plays moves on copies of the state before it chooses
+    options: tuple = ()     # the Options a spec may set (specs.py); defaults: the class attributes
 
     def __init__(self, seed: int = 0):
         self.rng = random.Random(seed)
@@ -135,6 +137,9 @@ class AutomaBot(Bot):
     samples = 4
     width = 6
     depth = 12
+    options = (Option("samples", int, "determinised copies every candidate move is played on", 1, 1000),
+               Option("width", int, "candidate moves rolled out (the best by immediate margin)", 1, 1000),
+               Option("depth", int, "decisions a roll-out plays at most", 0, 10_000))
 
     @without_gc
     def choose(self, program, st, moves):
@@ -217,6 +222,9 @@ class MemoryBot(Bot):
     # shows another hidden card, so together they are the spread of what may be hidden (e.g. how
     # many of the unknown places hold a card that completes a pair), where a sample is a guess.
     all_gambles = 60
+    options = (Option("samples", int, "determinised copies for the first step when there are few moves", 1, 1000),
+               Option("depth", int, "own consecutive decisions looked through", 1, 100),
+               Option("budget", int, "trial moves per decision beyond the first step", 0, 1_000_000))
 
     @without_gc
     def choose(self, program, st, moves):
@@ -689,6 +697,22 @@ else:                                   # pragma: no cover - another Python's Ra
 BOTS = {cls.name: cls for cls in (RandomBot, GreedyBot, AutomaBot, MemoryBot)}
 
 
-def make_bot(name: str, seed: int = 0) -> Bot:
-    """A bot by name (see BOTS)."""
-    return BOTS[name](seed)
+def register(cls) -> type:
+    """Add a bot class to BOTS (a bot in another module registers itself: seats/__init__ imports it)."""
+    BOTS[cls.name] = cls
+    return cls
+
+
+def make_bot(spec: str, seed: int = 0) -> Bot:
+    """A bot by name or spec, `NAME` or `NAME:KEY=VALUE,…` (see BOTS and specs.py); a bad spec
+    raises UsageError."""
+    cls = BOTS.get(spec)
+    if cls is not None:                 # a plain name: no parsing
+        return cls(seed)
+    parsed = parse_spec(spec, BOTS)
+    return configured(parsed, parsed.cls(seed))
+
+
+def parse_bot(spec: str):
+    """The parsed spec (class, option values, canonical text), or UsageError with "did you mean"."""
+    return parse_spec(spec, BOTS)

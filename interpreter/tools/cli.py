@@ -25,7 +25,8 @@ from ..frontend.reading import read_text
 from ..frontend.schema import SCHEMA_PATH
 from ..runtime import rng
 from ..runtime.decisions import show
-from ..seats.bots import make_bot
+from ..seats.bots import BOTS, make_bot
+from ..seats.specs import show_value
 from . import play, playing, record_check, records
 from .batch import add_batch_commands
 from .variants import add_variant_commands
@@ -136,6 +137,17 @@ def cmd_schema(args) -> int:
 
 
 
+
+
+def cmd_bots(args) -> int:
+    """Every bot with a one-line description and its options (kind, range, default, meaning)."""
+    for name in sorted(BOTS):
+        cls = BOTS[name]
+        out(f"{name}: {(cls.__doc__ or '').strip().splitlines()[0]}")
+        for o in cls.options:
+            out(f"    {o.name}={show_value(o.default(cls))}  ({o.kind_text()}): {o.doc}")
+    out("Give options as NAME:KEY=VALUE,KEY=VALUE, e.g. --bots ismcts:iterations=400,automa:samples=8")
+    return 0
 
 
 def cmd_record(args) -> int:
@@ -396,6 +408,9 @@ def add_game_commands(sub, shared: Shared) -> None:
     p.set_defaults(func=cmd_bench)
 
     add_play_command(sub, shared)
+
+    p = sub.add_parser("bots", parents=[common], help="list the bots and their options with their defaults")
+    p.set_defaults(func=cmd_bots)
 
 
 def add_play_command(sub, shared: Shared) -> None:

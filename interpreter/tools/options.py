@@ -11,7 +11,8 @@ from ..compiler.game import file_warnings, load_game
 from ..errors import RulesetError, UsageError
 from ..frontend.loader import load_value
 from ..runtime.engine import DEFAULT_LIMITS
-from ..seats.bots import BOTS
+from ..seats.bots import BOTS, parse_bot
+from ..seats.specs import split_seats
 from .output import print_diagnostics
 
 
@@ -29,10 +30,10 @@ def set_option(text: str) -> tuple:
 
 
 def seat_option(text: str) -> tuple:
-    """K=BOT: seat K (from 0) is played by the named bot."""
+    """K=BOT: seat K (from 0) is played by the named bot (BOT may carry options: 1=automa:samples=8)."""
     seat, eq, name = text.partition("=")
     if not eq or not seat.strip().isdigit() or not name.strip():
-        raise argparse.ArgumentTypeError(f"'{text}' is not SEAT=BOT (e.g. 1=greedy)")
+        raise argparse.ArgumentTypeError(f"'{text}' is not SEAT=BOT (e.g. 1=greedy or 1=automa:samples=8)")
     return int(seat), name.strip()
 
 
@@ -66,17 +67,15 @@ def known_bots() -> str:
     return ", ".join(sorted(BOTS))
 
 
-def check_bot(name: str) -> str:
-    if name not in BOTS:
-        raise UsageError(f"unknown bot '{name}'; known bots: {known_bots()}")
-    return name
+def check_bot(spec: str) -> str:
+    """A bot spec's canonical text (NAME or NAME:KEY=VALUE,…), or a UsageError with "did you mean"."""
+    return parse_bot(spec).text
 
 
 def bot_list(spec: str, players: int) -> list:
-    """--bots NAME[,NAME…]: one name for every seat, or exactly one per seat in seat order."""
-    names = [n.strip() for n in spec.split(",")]
-    for name in names:
-        check_bot(name)
+    """--bots NAME[:KEY=VALUE,…][,NAME…]: one bot for every seat, or exactly one per seat in seat
+    order; each as its canonical spec (what records and results store)."""
+    names = [check_bot(s) for s in split_seats(spec)]
     if len(names) == 1:
         return names * players
     if len(names) != players:
@@ -138,9 +137,10 @@ def shared_options() -> Shared:
                          help="replace a parameter for this run (VALUE is YAML; NAME.PLAYERS=VALUE replaces "
                               "one row of a player-count table); repeatable")
     bots = argparse.ArgumentParser(add_help=False)
-    bots.add_argument("--bots", default="random", metavar="NAME[,NAME…]",
-                      help=f"one bot for every seat, or one per seat in seat order (default random; known: "
-                           f"{known_bots()})")
+    bots.add_argument("--bots", default="random", metavar="NAME[:KEY=VALUE,…][,NAME…]",
+                      help=f"one bot for every seat, or one per seat in seat order, each with its options "
+                           f"(automa:samples=8,greedy); default random; known: {known_bots()} (`cardrules bots` "
+                           "lists their options)")
     players = argparse.ArgumentParser(add_help=False)
     players.add_argument("--players", "-n", type=positive_int, required=True, metavar="N",
                          help="number of players")

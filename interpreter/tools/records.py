@@ -5,11 +5,11 @@ A game not over yet (kept by `play -o` as it goes) has the result null; `replay`
 exactly as if it had never stopped."""
 from __future__ import annotations
 
-from ..errors import IllegalMove, RecordError
+from ..errors import IllegalMove, RecordError, UsageError
 from ..compiler.game import Game
 from ..runtime import rng
 from ..runtime.engine import DECIDE
-from ..seats.bots import BOTS, make_bot
+from ..seats.bots import BOTS, make_bot, parse_bot
 from .record_check import FORMAT, check_record
 from .safe_text import clipped, quoted
 
@@ -162,15 +162,21 @@ def continue_game(game: Game, record: dict) -> tuple:
 
 
 def seat_names(record: dict, players: int) -> list:
-    """Who plays each seat of a record: a bot's name or "human"."""
+    """Who plays each seat of a record: a bot's spec (its name, with its options if any) or "human"."""
     names = record.get("bots")
     if not isinstance(names, list) or len(names) != players:
         raise RecordError(f"field 'bots' must name who plays each of the {players} seats (a bot, or "
                           f"{quoted(HUMAN)}) to continue the game")
     for k, name in enumerate(names):
-        if name != HUMAN and name not in BOTS:
+        if name == HUMAN:
+            continue
+        if not isinstance(name, str) or name.partition(":")[0].strip() not in BOTS:
             raise RecordError(f"field 'bots[{k}]': {quoted(name)} is neither a bot ({', '.join(sorted(BOTS))}) "
                               f"nor {quoted(HUMAN)}")
+        try:
+            parse_bot(name)             # its options too: a record names each bot by its spec
+        except UsageError as exc:
+            raise RecordError(f"field 'bots[{k}]': {clipped(str(exc))}") from None
     return names
 
 

@@ -1,0 +1,237 @@
+"""ismcts: single-observer information-set Monte Carlo tree search (Cowling, Powley and Whitehouse 2012).
+
+One tree over the deciding seat's information sets is grown for each decision. Every iteration
+draws a new world from the seat's knowledge (`determinise`: the cards it cannot see dealt again,
+what it remembers kept) and walks the tree in that world:
+
+  select   while every legal move of the world has a node, go to the child with the best UCB1
+           score, mean reward + c * sqrt(ln(N_avail) / N), where N_avail counts the iterations in
+           which the child's move was legal at its parent (a move the world does not allow is
+           neither counted nor chosen);
+  expand   one untried legal move gets a node;
+  roll out random or greedy moves (option `rollout`) until the game ends or `depth` decisions
+           were made from the root, tree and roll-out together;
+  back up  each node on the way gains the reward of the seat that moved into it.
+
+The reward of a seat is 1 for a win (a shared win split) and 0 for a loss when the game ends; at
+the cut-off it is its margin (own evaluation − best opponent's, the ruleset's `bots.eval` or score)
+squashed into [0, 1] by 0.5 + 0.5 tanh(margin / s), s being the mean size of the margins met in
+this search, or with `reward=win` whether it leads then. Other seats' decisions are made in the
+tree too, from the world of the iteration: their nodes are keyed by the move (interchangeable
+cards are one move, so a move means the same in every world) and shared across worlds, as in the
+single-observer search. With `nodes=seen` (the default) the moves after a node are also kept
+apart by what the seat saw on the way there (the card moves it sees, by type and destination,
+of that move and the forced moves after it), so a node is one of the seat's information sets
+even where a move shows a card its text does not name (turning a card); `nodes=moves` keys them
+by the moves alone. Forced moves (only one legal) are played without a node.
+
+The budget is `iterations` (the default, fully determined by the bot's seed) or, when `seconds`
+is more than 0, the time: then how many iterations fit depends on the machine, and so does the
+choice. The move played is the root's most visited child.
+"""
+from __future__ import annotations
+
+import math
+import time
+
+from ..errors import RuleRuntimeError
+from ..runtime.engine import MOVE
+from .bots import Bot, below, determinise, evaluations, register, rollout, without_gc
+from .specs import Option
+
+
+class Node:
+    """A move in the tree: who made it, the next moves by key (apart by what the seat saw it and
+    the forced moves after it show, with nodes=seen), visits, availability, reward."""
+
+    __slots__ = ("mover", "children", "shown", "visits", "avail", "total")
+
+    def __init__(self, mover: int):
+        self.mover, self.children, self.shown = mover, {}, None
+        self.visits, self.avail, self.total = 0, 1, 0.0
+
+    def branch(self, sight) -> dict:
+        """The next moves after the seat saw `sight` (None: nothing, or nodes=moves)."""
+        if sight is None:
+            return self.children
+        if self.shown is None:
+            self.shown = {}
+        found = self.shown.get(sight)
+        if found is None:
+            found = self.shown[sight] = {}
+        return found
+
+
+class IsmctsBot(Bot):
+    """Information-set MCTS over the seat's knowledge: a new determinised world every iteration."""
+
+    name = "ismcts"
+    iterations = 200
+    seconds = 0.0
+    rollout = "random"
+    depth = 16
+    c = 0.7
+    reward = "margin"
+    nodes = "seen"
+    options = (Option("iterations", int, "search iterations per decision (the budget unless seconds > 0)",
+                      1, 1_000_000),
+               Option("seconds", float, "thinking time per decision instead of iterations (0: use "
+                      "iterations; a time budget makes the choices depend on the machine)", 0.0, 3600.0),
+               Option("rollout", ("random", "greedy"), "how the roll-out after the tree plays"),
+               Option("depth", int, "decisions from the root (tree and roll-out) before the position is scored",
+                      1, 100_000),
+               Option("c", float, "UCB1 exploration constant", 0.0, 100.0),
+               Option("reward", ("margin", "win"), "what a cut-off position is worth: the squashed margin, "
+                      "or 1 for the leader"),
+               Option("nodes", ("seen", "moves"), "a node per move and what the seat saw it show (its "
+                      "information sets), or per move alone"))
+
+    def __init__(self, seed: int = 0):
+        super().__init__(seed)
+        self._seat = 0                  # the seat deciding (the observer of this search)
+        self._scale = [0.0, 0]          # the margins met in this search: their total size and number
+
+    @without_gc
+    def choose(self, program, st, moves):
+        if len(moves) == 1:
+            return moves[0]
+        seat = self._seat = st.decider
+        view = self.view(program, st, seat)
+        root = Node(seat)
+        self._scale = [0.0, 0]
+        deadline = time.perf_counter() + self.seconds if self.seconds > 0 else None
+        done = 0
+        while (done < self.iterations) if deadline is None else (done == 0 or time.perf_counter() < deadline):
+            self.iterate(program, determinise(program, st, seat, self.rng, view), root)
+            done += 1
+        return self.most_visited(program, st, root, moves)
+
+    def iterate(self, program, world, root: Node) -> None:
+        """One iteration on one world: select, expand, roll out, back up (nothing is learnt from a
+        world the rules fail on)."""
+        path, node, children, fresh, made, mark = [], root, root.children, None, 0, -1    # -1: at the root
+        if self.nodes == "seen":
+            world.log = []              # what the seat sees of each move, read from the world's events
+        try:
+            while not world.over and made < self.depth:
+                moves = program.legal_moves(world)
+                if len(moves) == 1:
+                    program.apply(world, moves[0])
+                    continue
+                made += 1
+                if mark >= 0:
+                    children = node.branch(seen(program, world.log, mark, self._seat))
+                keys = [move_key(program, world, m) for m in moves]
+                untried = []
+                for i, k in enumerate(keys):
+                    child = children.get(k)
+                    if child is None:
+                        untried.append(i)
+                    else:
+                        child.avail += 1
+                if untried:
+                    i = untried[below(self.rng, len(untried))]
+                    fresh = (children, keys[i], Node(world.decider))
+                    program.apply(world, moves[i])
+                    path.append(fresh[2])
+                    break
+                i = self.select(children, keys)
+                node = children[keys[i]]
+                mark = 0 if world.log is None else len(world.log)
+                program.apply(world, moves[i])
+                path.append(node)
+            world.log = None            # the roll-out needs no events
+            world = self.roll_out(program, world, self.depth - made)
+            rewards = self.rewards(program, world)
+        except RuleRuntimeError:
+            return
+        if fresh is not None:
+            fresh[0][fresh[1]] = fresh[2]
+        for n in path:
+            n.visits += 1
+            n.total += rewards[n.mover]
+
+    def select(self, children: dict, keys: list) -> int:
+        """Which legal move's child has the best UCB1 score by availability (the first of equals)."""
+        best, best_score, c, sqrt, log = 0, None, self.c, math.sqrt, math.log
+        for i, k in enumerate(keys):
+            n = children[k]
+            score = n.total / n.visits + c * sqrt(log(n.avail) / n.visits)
+            if best_score is None or score > best_score:
+                best, best_score = i, score
+        return best
+
+    def roll_out(self, program, world, left: int):
+        """The world played on for up to `left` decisions by the roll-out policy."""
+        if left <= 0 or world.over:
+            return world
+        if self.rollout == "greedy":
+            played = [world]
+            return rollout(program, world, -1, 1 << 62, self.rng, left, played)
+        rng, made = self.rng, 0
+        while not world.over and made < left:
+            moves = program.legal_moves(world)
+            if len(moves) > 1:
+                made += 1
+                program.apply(world, moves[below(rng, len(moves))])
+            else:
+                program.apply(world, moves[0])
+        return world
+
+    def rewards(self, program, world) -> list:
+        """Every seat's reward in [0, 1]: the game's result when it is over, else the cut-off's worth."""
+        players = program.players
+        if world.over:
+            winners = program.result(world)["winners"]
+            return [1 / len(winners) if p in winners else 0.0 for p in range(players)]
+        values = evaluations(program, world)
+        if players == 1:
+            margins = values
+        else:
+            margins = [v - max(values[:p] + values[p + 1:]) for p, v in enumerate(values)]
+        if self.reward == "win":
+            leaders = [p for p, m in enumerate(margins) if m >= 0]
+            return [1 / len(leaders) if p in leaders else 0.0 for p in range(players)]
+        scale = self._scale
+        scale[0] += sum(abs(m) for m in margins)
+        scale[1] += len(margins)
+        size = scale[0] / scale[1] or 1.0
+        return [0.5 + 0.5 * math.tanh(m / size) for m in margins]
+
+    def most_visited(self, program, st, root: Node, moves: list):
+        """The legal move whose child was visited most (then the better mean, then the generator)."""
+        best, best_key = [], None
+        for m in moves:
+            n = root.children.get(move_key(program, st, m))
+            key = (n.visits, n.total / n.visits) if n is not None and n.visits else (0, 0.0)
+            if best_key is None or key > best_key:
+                best, best_key = [m], key
+            elif key == best_key:
+                best.append(m)
+        return best[below(self.rng, len(best))] if len(best) > 1 else best[0]
+
+
+def seen(program, log: list, mark: int, seat: int):
+    """What the seat saw of the events since `mark`: per card move it sees, where to and the cards'
+    types (None when it saw none, or when the world keeps no events: nodes=moves)."""
+    if log is None:
+        return None
+    ctype, out = program.card_type, []
+    for e in log[mark:]:
+        if e[0] == MOVE and e[4] >> seat & 1:
+            out.append((e[2],) + tuple(sorted(ctype[c] for c in e[3])))
+    return tuple(out) or None
+
+
+def move_key(program, st, move):
+    """A move as the tree knows it: who makes it at which decision, and the move (its canonical
+    text when the move holds a value that is not hashable)."""
+    key = (st.decider, st.pending.index, move)
+    try:
+        hash(key)
+    except TypeError:
+        key = (st.decider, st.pending.index, program.move_text(st, move))
+    return key
+
+
+register(IsmctsBot)

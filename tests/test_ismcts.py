@@ -1,0 +1,252 @@
+"""ismcts (interpreter/seats/ismcts.py): single-observer information-set MCTS from the seat's knowledge.
+
+- Every iteration draws a new world from the seat's knowledge (determinise with its view).
+- A child's availability counts the iterations in which its move was legal at its parent; a move
+  illegal in a world is neither counted available nor chosen there.
+- Nodes are keyed by the acting seat's move, so the nodes of other seats' moves are shared across worlds.
+- The move played is the root's most visited child.
+- Rewards: the win share when the game is over, the margin squashed into [0, 1] at the cut-off.
+- Same seed, same choice; the budget is iterations, or seconds when given.
+- It plays legal moves in every shipped ruleset, and beats random clearly.
+The leak test (permuting hidden cards changes no decision) runs for ismcts in test_bots.py.
+"""
+import os
+import time
+
+import pytest
+
+from interpreter.compiler.game import load_game
+from interpreter.errors import UsageError
+from interpreter.runtime.engine import MOVE
+from interpreter.seats import ismcts
+from interpreter.seats.bots import make_bot
+from interpreter.seats.ismcts import IsmctsBot, Node, move_key
+from interpreter.seats.views import View
+from interpreter.tools.records import play_game
+from helpers import game
+from test_bots import head_to_head, seeded_states
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SHIPPED = [("r_eco.yaml", 4), ("lixo.yaml", 4), ("sorting_memo.yaml", 2), ("lixo_two_colour.yaml", 3)]
+
+
+class Pending:
+    index = 0
+
+
+class World:
+    """A one-decision game: `decider` chooses among `legal`, and the game is over."""
+
+    def __init__(self, legal: list, decider: int = 1):
+        self.legal, self.decider, self.pending, self.over, self.played = legal, decider, Pending(), False, None
+
+
+class OneDecision:
+    """The program of World: the mover of ('win',) wins, else seat 0 does."""
+
+    players = 2
+
+    def legal_moves(self, world):
+        return list(world.legal)
+
+    def apply(self, world, move):
+        world.played, world.over = move, True
+
+    def result(self, world):
+        return {"winners": [world.decider if world.played == ("win",) else 0]}
+
+
+def test_every_iteration_draws_a_new_world_from_the_seats_knowledge(monkeypatch):
+    prog, st = next((p, s) for p, s in seeded_states(2, 3, log=True) if len(p.legal_moves(s)) > 1)
+    drawn = []
+    real = ismcts.determinise
+
+    def counting(program, state, seat, gen, view=None, known=None):
+        drawn.append((state, seat, view))
+        return real(program, state, seat, gen, view, known)
+    monkeypatch.setattr(ismcts, "determinise", counting)
+    make_bot("ismcts:iterations=17", 3).choose(prog, st, prog.legal_moves(st))
+    assert len(drawn) == 17
+    assert all(s is st and seat == st.decider and isinstance(view, View) for s, seat, view in drawn)
+
+
+def test_a_move_illegal_in_a_world_is_not_counted_available():
+    bot, prog, root = IsmctsBot(5), OneDecision(), Node(0)
+    x, y, z = ("x",), ("y",), ("z",)
+    expected = {}
+    for i in range(40):
+        legal = [x, y] if i % 2 == 0 else [x, z]        # y is legal in even worlds only, z in odd ones
+        keys = [move_key(prog, World(legal), m) for m in legal]
+        existed = {k for k in keys if k in root.children}
+        bot.iterate(prog, World(legal), root)
+        for k in keys:
+            if k in root.children:
+                expected[k] = expected.get(k, 0) + 1 if k in existed else 1
+    for k, child in root.children.items():
+        assert child.avail == expected[k], k
+    ky, kz = move_key(prog, World([y]), y), move_key(prog, World([z]), z)
+    assert root.children[ky].avail <= 20 and root.children[kz].avail <= 20
+    assert root.children[move_key(prog, World([x]), x)].avail > 20
+
+
+def test_a_move_illegal_in_a_world_is_never_chosen_there():
+    bot, prog, root = IsmctsBot(2), OneDecision(), Node(0)
+    win, lose, other = ("win",), ("lose",), ("other",)
+    for _ in range(10):
+        bot.iterate(prog, World([win, lose]), root)     # win becomes the best child by far
+    world = World([lose, other])
+    bot.iterate(prog, world, root)
+    assert world.played in (lose, other)
+
+
+def test_nodes_are_keyed_by_the_acting_seats_move_and_shared_across_worlds():
+    bot, prog, root = IsmctsBot(1), OneDecision(), Node(0)
+    for legal in ([("a",), ("b",)], [("b",), ("c",)], [("a",), ("c",)]) * 4:
+        bot.iterate(prog, World(legal, decider=1), root)
+    assert sorted(k[2] for k in root.children) == [("a",), ("b",), ("c",)]
+    assert all(k[0] == 1 and child.mover == 1 for k, child in root.children.items())
+    assert sum(child.visits for child in root.children.values()) == 12
+
+
+class TurnThenGuess:
+    """Seat 0 turns a card (its type differs from world to world) or waits, then guesses a or b;
+    it wins when its guess fits the card (a for type 0, b for type 1)."""
+
+    players, card_type = 2, [0, 1]
+
+    def legal_moves(self, world):
+        return [("turn",), ("wait",)] if world.stage == 0 else [("a",), ("b",)]
+
+    def apply(self, world, move):
+        if world.stage == 0:
+            if move == ("turn",) and world.log is not None:
+                world.log.append((MOVE, 0, 1, (world.kind,), 1))       # seen by seat 0 only
+            world.stage, world.pending = 1, Pending1()
+        else:
+            world.over, world.played = True, move
+
+    def result(self, world):
+        return {"winners": [0 if (world.played == ("a",)) == (world.kind == 0) else 1]}
+
+
+class Pending1:
+    index = 1
+
+
+def guessing_world(kind: int):
+    w = World([], decider=0)
+    w.kind, w.stage, w.log = kind, 0, None
+    return w
+
+
+def test_the_seats_later_decisions_are_apart_by_what_it_saw():
+    prog = TurnThenGuess()
+    turn = (0, 0, ("turn",))
+    for nodes in ("seen", "moves"):
+        bot, root = make_bot(f"ismcts:nodes={nodes}", 4), Node(0)      # seat 0 observes
+        for i in range(80):
+            bot.iterate(prog, guessing_world(i % 2), root)
+        after = root.children[turn]
+        if nodes == "moves":
+            assert after.shown is None and after.children
+            continue
+        assert not after.children and sorted(after.shown) == [((1, 0),), ((1, 1),)]
+        for kind, right, wrong in ((0, "a", "b"), (1, "b", "a")):
+            branch = after.shown[((1, kind),)]
+            good, bad = branch[(0, 1, (right,))], branch[(0, 1, (wrong,))]
+            assert good.total / good.visits == 1.0 and bad.total == 0 and good.visits > bad.visits
+
+
+def test_what_the_seat_saw_is_the_card_moves_it_sees():
+    prog = game().program(2)
+    st = prog.new_state(1, log=True)
+    while len(prog.legal_moves(st)) == 1:
+        prog.apply(st, prog.legal_moves(st)[0])
+    seat = st.decider
+    mark = len(st.log)
+    prog.apply(st, prog.legal_moves(st)[0])
+    for k in range(2):
+        shown = ismcts.seen(prog, st.log, mark, k)
+        expect = [(e[2],) + tuple(sorted(prog.card_type[c] for c in e[3])) for e in st.log[mark:]
+                  if e[0] == MOVE and e[4] >> k & 1]
+        assert shown == (tuple(expect) or None)
+    assert ismcts.seen(prog, st.log, len(st.log), seat) is None
+
+
+def test_the_move_played_is_the_most_visited():
+    bot, prog, root = IsmctsBot(1), OneDecision(), Node(0)
+    moves = [("a",), ("b",), ("c",)]
+    st = World(moves, decider=0)
+    for m, visits in zip(moves, (3, 9, 5)):
+        n = root.children[move_key(prog, st, m)] = Node(0)
+        n.visits, n.total = visits, visits * 0.1
+    assert bot.most_visited(prog, st, root, moves) == ("b",)
+
+
+def test_a_finished_world_rewards_the_win_share_and_a_cut_off_the_squashed_margin():
+    bot = IsmctsBot(1)
+    _, over, _ = play_game(game(), 3, 4, [make_bot("random", k) for k in range(3)])
+    prog = game().program(3)
+    winners = prog.result(over)["winners"]
+    assert bot.rewards(prog, over) == [1 / len(winners) if p in winners else 0.0 for p in range(3)]
+    for _, st in seeded_states(3, 4, log=False, span=(30, 60)):
+        values = prog.evaluations(st)
+        r = bot.rewards(prog, st)
+        assert all(0 <= v <= 1 for v in r)
+        leader = max(range(3), key=values.__getitem__)
+        if values.count(values[leader]) == 1:
+            assert r[leader] > 0.5 and r[leader] == max(r)
+
+
+def test_same_seed_same_choice():
+    for prog, st in seeded_states(2, 4, log=True):
+        moves = prog.legal_moves(st)
+        assert make_bot("ismcts:iterations=25", 8).choose(prog, st, moves) == \
+            make_bot("ismcts:iterations=25", 8).choose(prog, st, moves)
+
+    def game_moves():
+        return play_game(game(), 2, 3, [make_bot("ismcts:iterations=10,depth=6", 4), make_bot("greedy", 1)],
+                         record=True)[2]
+    assert game_moves() == game_moves()
+
+
+def test_a_time_budget_runs_iterations_until_the_time_is_up(monkeypatch):
+    prog, st = next((p, s) for p, s in seeded_states(2, 3, log=True) if len(p.legal_moves(s)) > 1)
+    counted = []
+    real = IsmctsBot.iterate
+    monkeypatch.setattr(IsmctsBot, "iterate", lambda self, *a: counted.append(1) or real(self, *a))
+    start = time.perf_counter()
+    move = make_bot("ismcts:seconds=0.2,iterations=1", 3).choose(prog, st, prog.legal_moves(st))
+    spent = time.perf_counter() - start
+    assert move in prog.legal_moves(st)
+    assert 0.2 <= spent < 1.5 and len(counted) > 1       # more than `iterations`: the time decides
+
+
+@pytest.mark.parametrize("ruleset, players", SHIPPED)
+@pytest.mark.parametrize("rollout", ["random", "greedy"])
+def test_it_plays_only_legal_moves_in_every_shipped_ruleset(ruleset, players, rollout):
+    g = load_game(os.path.join(ROOT, "rulesets", ruleset))
+    prog = g.program(players)
+    st = prog.new_state(7, log=True)
+    bots = [make_bot(f"ismcts:iterations=8,depth=6,rollout={rollout}" if k == 0 else "random", k)
+            for k in range(players)]
+    decided = 0
+    while not st.over and decided < 25:
+        moves = prog.legal_moves(st)
+        move = bots[st.decider].choose(prog, st, moves)
+        assert move in moves
+        prog.play(st, move)
+        decided += st.decider == 0
+
+
+def test_ismcts_beats_random_clearly():
+    a = head_to_head(["ismcts:iterations=40,depth=8", "random"], 4)
+    b = head_to_head(["random", "ismcts:iterations=40,depth=8"], 4)
+    assert (a[0] + b[1]) / 2 >= 0.75, (a, b)
+
+
+def test_unknown_option_is_a_usage_error_with_did_you_mean():
+    with pytest.raises(UsageError, match=r"bot ismcts has no option 'iteratons'; did you mean 'iterations'\?"):
+        make_bot("ismcts:iteratons=50", 1)
+    with pytest.raises(UsageError, match=r"reward=wins is not one of margin, win; did you mean 'win'\?"):
+        make_bot("ismcts:reward=wins", 1)
