@@ -13,7 +13,6 @@ import re
 
 from ..frontend import ir
 from ..runtime.decisions import Decision
-from ..runtime.helpers import ask_op, call_op
 from .choices import Choices
 from .fold import may_change
 from .statements import Line
@@ -81,6 +80,7 @@ class Flow:
         self.decisions: list = []
         self.choices = Choices(gen, self.limits)
         self.proc_entry: dict = {}   # procedure holding a decision -> its first pc
+        self.calls: list = []        # (pc, procedure) of every call of one holding a decision
         self.extra_slots = self.layout.n_locals
         self.turn_start = 0
         self.code: list = []
@@ -101,6 +101,8 @@ class Flow:
                 self.proc_entry[name] = len(self.ops)
                 self.emit_block(body)
                 self.add_code(["return st.stack.pop()"], False)
+        for pc, name in self.calls:     # the entries are known now
+            self.ops[pc] = ("code", [f"st.stack.append({pc + 1})", f"return {self.proc_entry[name]}"], False)
         self.finish_code()
 
     def new_slot(self) -> int:
@@ -261,11 +263,19 @@ class Flow:
         self.emit_block(s.body)
 
     def d_CallS(self, s) -> None:
-        self.add_fn(call_op(self.proc_entry, s.name, len(self.ops)), s.pos)
+        """A call of a procedure holding a decision: its return address on the stack, then its entry
+        (filled in once the procedures are laid out), as lines an op falling into it takes in."""
+        self.calls.append((self.placeholder(), s.name))
+        self.op_pos[-1] = s.pos
 
     def d_ChooseS(self, s) -> None:
+        """The pause at a decision (who decides, where to resume), as lines an op falling into it
+        takes in; after a choice of options, the option's block is entered by the move itself."""
         dec = self.decision(s)
-        self.add_fn(ask_op(dec, self.gen.seat_lam(s.by) if s.by is not None else None, len(self.ops)), s.pos)
+        here = len(self.ops)
+        who = Line(f"st.decider = {self.gen.seat_src(s.by, {})}", s.by.pos) if s.by is not None \
+            else "st.decider = st.current"
+        self.add_code([f"st.pending = {self.gen.k(dec)}", who, f"st.pc = {here + 1}", "return -1"], False, s.pos)
         if dec.kind != "options":
             return
         dispatch = self.placeholder()
@@ -279,6 +289,8 @@ class Flow:
             self.ops[j] = ("code", [f"return {end}"], False)
         count = [self.cov.option(s, f"V[{dec.option_slot}]")] if self.cov is not None else []
         self.ops[dispatch] = ("code", count + [f"return {self.gen.k(tuple(starts))}[V[{dec.option_slot}]]"], False)
+        if self.cov is None:        # else the dispatch counts the option taken
+            dec.starts = tuple(starts)
 
     # ---- decisions ----
     def decision(self, s) -> Decision:

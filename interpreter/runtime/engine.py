@@ -192,6 +192,20 @@ def take_top(st: State, z: int, n: int, trigger, bottom: bool = False) -> list:
 def deal(st: State, k: int, z: int, first: int, base: int, width: int, n: int, trigger, vis: list) -> None:
     """Deal k cards to each of n players, one at a time from seat `first` on, into the per-player
     zone whose instances start at `base`; stops where it is when the pile (and its trigger) runs dry."""
+    zone = st.zones[z]
+    if 0 < k * n <= len(zone):      # enough cards: no trigger can run, so they are taken at once
+        dealt = zone[len(zone) - k * n:]
+        del zone[len(zone) - k * n:]
+        dealt.reverse()             # the top card first
+        zones, loc, log = st.zones, st.loc, st.log
+        seats = [base + ((first + i) % n) * width for i in range(n)]
+        for i, c in enumerate(dealt):
+            d = seats[i % n]
+            zones[d].append(c)
+            loc[c] = d
+            if log is not None:
+                log.append((MOVE, z, d, (c,), vis[z] | vis[d]))
+        return
     for _ in range(k):
         for i in range(n):
             got = take_top(st, z, 1, trigger)
