@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from helpers import do
-from interpreter.compiler.flow import MAX_THREADED_LINES, thread_jumps
+from interpreter.compiler.flow import MAX_THREADED_LINES, skip_jumps, thread_jumps
 from interpreter.compiler.statements import Line
 from language_helpers import make, var, write  # noqa: F401  (fixtures)
 
@@ -105,3 +105,22 @@ def test_a_program_counting_coverage_dispatches_options_in_an_op_that_counts_the
     assert st.pending.starts is None
     do(p, st, "take")
     assert var(p, st, "took") == 1
+
+
+def test_a_jump_to_an_op_that_only_jumps_goes_where_that_chain_of_jumps_ends():
+    ops = [lines("V[0] = 1", "return 1", pos="a"), lines("return 2"), lines("return 4"),
+           lines("return 5 if V[0] else 1", pos="f"), lines(*[f"V[{k}] = {k}" for k in range(MAX_THREADED_LINES)], "return -1"),
+           lines("return 5")]
+    out = skip_jumps(ops)
+    assert out[0] == ["V[0] = 1", "return 4"] and out[0][-1].pos == "a"    # 1 -> 2 -> 4
+    assert out[3] == ["return 5 if V[0] else 4"]       # both ends of a fork; 5 jumps to itself and stays
+    assert out[5] == ["return 5"]
+    assert thread_jumps(ops)[0] == out[0]               # op 4 is too long to take in
+
+
+def test_a_two_way_jump_takes_in_the_lines_of_both_branches_when_both_are_short():
+    ops = [lines("return 1 if V[2] else 2", pos="t"), lines("V[1] = 1", "return -1", pos="a"),
+           lines("V[1] = 2", "return -1", pos="b")]
+    out = thread_jumps(ops)
+    assert out[0] == ["if V[2]:", "    V[1] = 1", "    return -1", "V[1] = 2", "return -1"]
+    assert [line.pos for line in out[0]] == ["t", "a", "a", "b", "b"]

@@ -36,7 +36,9 @@ def has_decision(rules: ir.Ruleset, stmts) -> bool:
 def thread_jumps(merged: list) -> list:
     """Each op that ends by jumping to a short op ends with that op's lines instead (one level:
     e.g. the test at the head of a loop), so a turn makes fewer calls; the ops stay as they were.
-    A two-way jump (`return A if c else B`) takes A's lines in, or else B's."""
+    A two-way jump (`return A if c else B`) takes in the lines of both when both are short, else
+    A's, or else B's. A jump to an op that only jumps on goes where that one goes first."""
+    merged = skip_jumps(merged)
     out = list(merged)
     for i, lines in enumerate(merged):
         if not lines:
@@ -53,9 +55,37 @@ def thread_jumps(merged: list) -> list:
             continue
         a, cond, b = int(fork.group(1)), fork.group(2), int(fork.group(3))
         if short(a):
-            out[i] = lines[:-1] + [Line(f"if {cond}:", last.pos)] + _indented(merged[a]) + [Line(f"return {b}", last.pos)]
+            tail = merged[b] if short(b) else [Line(f"return {b}", last.pos)]
+            out[i] = lines[:-1] + [Line(f"if {cond}:", last.pos)] + _indented(merged[a]) + tail
         elif short(b):
             out[i] = lines[:-1] + [Line(f"if not ({cond}):", last.pos)] + _indented(merged[b]) + [Line(f"return {a}", last.pos)]
+    return out
+
+
+def skip_jumps(merged: list) -> list:
+    """The ops with each last jump (one-way or two-way) to an op that is nothing but a jump sent on
+    to where that chain of jumps ends."""
+    def end(k: int) -> int:
+        seen = set()
+        while k not in seen and 0 <= k < len(merged) and merged[k] and len(merged[k]) == 1:
+            hop = _JUMP.fullmatch(merged[k][0])
+            if hop is None:
+                break
+            seen.add(k)
+            k = int(hop.group(1))
+        return k
+
+    out = list(merged)
+    for i, lines in enumerate(merged):
+        if not lines:
+            continue
+        last = lines[-1]
+        jump, fork = _JUMP.fullmatch(last), _FORK.fullmatch(last)
+        if jump is not None:
+            out[i] = lines[:-1] + [Line(f"return {end(int(jump.group(1)))}", last.pos)]
+        elif fork is not None:
+            a, cond, b = end(int(fork.group(1))), fork.group(2), end(int(fork.group(3)))
+            out[i] = lines[:-1] + [Line(f"return {a} if {cond} else {b}", last.pos)]
     return out
 
 
