@@ -115,7 +115,9 @@ class Choices:
         spec.candidates = gen.define("def _cands(st):\n" + _HEAD + "\n".join(lines) + "\n    return _cs\n",
                                      "_cands", where)
         s = gen.k(spec)
-        if spec.zone_vis is not None:
+        if spec.one_zone:       # one zone: its visibility tested here, the guard called only to refuse
+            lines.append(f"    if _cs and not {gen.k(lay.zone_vis)}[L[_cs[0]]] >> st.decider & 1: {s}.guard(st, _cs)")
+        elif spec.zone_vis is not None:
             lines.append(f"    if _cs: {s}.guard(st, _cs)")
         where[3 + len(lines)] = cc.lo.pos
         lines.append(f"    _lo = {gen.x(cc.lo, _TOP)}")
