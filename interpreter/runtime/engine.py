@@ -248,6 +248,29 @@ def remove(st: State, cards) -> list:
     return list(groups.items())
 
 
+def move_cards(st: State, cards: list, dst: int, vis: list, bottom: bool = False) -> None:
+    """Move the given cards (not empty) from wherever they are onto zone dst (or under it), group by
+    group of the zones they come from, as `remove` then `place` would, and log each group."""
+    loc = st.loc
+    src = loc[cards[0]]
+    for c in cards:
+        if loc[c] != src:
+            break
+    else:                           # the usual case: all from one zone, one event
+        zone = st.zones[src]
+        for c in cards:
+            zone.remove(c)
+        place(st, cards, dst, bottom)
+        if st.log is not None:
+            log_move(st, src, dst, cards, vis, bottom)
+        return
+    groups = remove(st, cards)
+    for z, cs in (reversed(groups) if bottom else groups):     # under a pile the last group goes first
+        place(st, cs, dst, bottom)
+        if st.log is not None:
+            log_move(st, z, dst, cs, vis, bottom)
+
+
 def shuffle_zone(st: State, z: int, card_type: list, zone_name: str, mask: int = 0) -> None:
     """Shuffle zone z with the state's generator, or as the replayed record says."""
     zone = st.zones[z]
