@@ -161,3 +161,33 @@ def test_a_count_of_a_zone_compared_with_zero_is_true_or_false(make):
     st = p.new_state(0)
     assert [local(p, st, k) for k in ("some", "none", "few")] == [True, True, True]
     assert all(type(local(p, st, k)) is bool for k in ("some", "none", "few"))
+
+
+def test_a_where_that_first_asks_for_a_card_in_the_values_zone_tests_the_rest_only_there(make):
+    # cells 1 and 3 hold a card; cell 2 is empty, so 12 / (spot - 2) is never worked out for it,
+    # as `and` says: the moves are those of the where written out value by value
+    p = make(GRID.replace("where: count(cell[spot]) > 0", "where: count(cell[spot]) > 0 and 12 / (spot - 2) > 0"))
+    st = p.new_state(0)
+    assert texts(p, st) == ["spot: 3"]          # 12 / -1 is not > 0
+    both = make(GRID.replace("where: count(cell[spot]) > 0", "where: count(cell[spot]) > 0 and spot != 2"))
+    assert texts(both, both.new_state(0)) == ["spot: 1", "spot: 3"]
+
+
+def test_a_where_that_asks_for_a_card_lists_the_values_in_order_as_the_zones_fill_and_empty(make):
+    p = make(GRID.replace("from: spots\n", "from: '[1, 2, 3, 4, 1]'\n"))
+    st = p.new_state(0)
+    assert texts(p, st) == ["spot: 1", "spot: 3"]       # 1 twice is one move
+    z = p.zone_names.index
+    st.zones[z("cell[4]")].append(st.zones[z("stock")].pop())
+    st.zones[z("cell[1]")].clear()
+    assert texts(p, st) == ["spot: 3", "spot: 4"]
+
+
+def test_an_error_in_the_rest_of_a_where_that_asks_for_a_card_names_that_where(make):
+    text = GRID.replace("where: count(cell[spot]) > 0", "where: count(cell[spot]) > 0 and 12 / (spot - 3) > 0")
+    p = make(text)
+    with pytest.raises(RuleRuntimeError) as err:
+        p.legal_moves(p.new_state(0))
+    assert "division by zero" in str(err.value)
+    lines = textwrap.dedent(text).splitlines()
+    assert err.value.pos.line == next(i for i, line in enumerate(lines, 1) if "12 / (spot - 3)" in line)

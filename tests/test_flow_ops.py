@@ -1,8 +1,10 @@
 """How the flow lays out its ops (compiler/flow.py): fewer calls per turn, the same game."""
 from __future__ import annotations
 
-from interpreter.compiler.flow import MAX_THREADED_LINES, thread_jumps
+from helpers import do
+from interpreter.compiler.flow import MAX_THREADED_LINES, skip_jumps, thread_jumps
 from interpreter.compiler.statements import Line
+from language_helpers import make, var, write  # noqa: F401  (fixtures)
 
 
 def lines(*texts, pos=None) -> list:
@@ -37,3 +39,88 @@ def test_a_two_way_jump_takes_in_the_lines_of_a_short_branch():
     assert thread_jumps(ops)[0] == ["if (V[0] if V[2] else 3):", "    V[1] = 1", "    return -1", "return 2"]
     ops[1], ops[2] = ops[2], ops[1]       # the then-branch long, the else-branch short
     assert thread_jumps(ops)[0] == ["if not ((V[0] if V[2] else 3)):", "    V[1] = 1", "    return -1", "return 1"]
+
+
+PAUSES = """
+    name: pauses
+    players: {min: 2, max: 2}
+    cards:
+      chip: {count: 3, start: bank}
+    zones:
+      bank: {visible: everyone}
+      box: {visible: everyone}
+    vars:
+      took: {initial: 0}
+    turn:
+      steps:
+        - step: play
+          do:
+            - call pick
+            - choose: what
+              by: next(current)
+              options:
+                take:
+                  do: ["move top of bank to box", "set took = took + 1"]
+                wait: {}
+            - call pick
+    procedures:
+      pick:
+        - choose: n
+          from: [1, 2]
+    end: {when: "count(bank) == 0"}
+    score: took
+"""
+
+
+def test_a_pause_at_a_decision_and_a_call_of_a_procedure_are_lines_of_the_op_before_them(make):
+    p = make(PAUSES)
+    assert all(op.__name__.startswith("op_") for op in p.code)      # generated text, no closures between
+    st = p.new_state(0)
+    assert st.pending.name == "n" and st.decider == 0
+    do(p, st, "n: 2")
+    assert st.pending.name == "what" and st.decider == 1           # `by` worked out in the pause
+    do(p, st, "take")
+    assert st.pending.name == "n"                                  # the second call of pick
+    do(p, st, "n: 1")
+    assert st.pending.name == "n" and st.turn == 2 and var(p, st, "took") == 1
+
+
+def test_a_chosen_option_enters_its_block_without_a_dispatch_op(make):
+    p = make(PAUSES)
+    st = p.new_state(0)
+    do(p, st, "n: 1")
+    dec = st.pending
+    assert dec.options[1][0] == "wait" and dec.starts is not None
+    dec.bind(st, (1, None))
+    assert st.pc == dec.starts[1]           # the move goes on in wait's block
+    p.apply(st, (1, None))
+    assert st.pending.name == "n" and var(p, st, "took") == 0
+
+
+def test_a_program_counting_coverage_dispatches_options_in_an_op_that_counts_them(write):
+    from interpreter.compiler.game import load_game
+    p = load_game(write(PAUSES)).program(2, coverage=True)
+    st = p.new_state(0)
+    do(p, st, "n: 1")
+    assert st.pending.starts is None
+    do(p, st, "take")
+    assert var(p, st, "took") == 1
+
+
+def test_a_jump_to_an_op_that_only_jumps_goes_where_that_chain_of_jumps_ends():
+    ops = [lines("V[0] = 1", "return 1", pos="a"), lines("return 2"), lines("return 4"),
+           lines("return 5 if V[0] else 1", pos="f"), lines(*[f"V[{k}] = {k}" for k in range(MAX_THREADED_LINES)], "return -1"),
+           lines("return 5")]
+    out = skip_jumps(ops)
+    assert out[0] == ["V[0] = 1", "return 4"] and out[0][-1].pos == "a"    # 1 -> 2 -> 4
+    assert out[3] == ["return 5 if V[0] else 4"]       # both ends of a fork; 5 jumps to itself and stays
+    assert out[5] == ["return 5"]
+    assert thread_jumps(ops)[0] == out[0]               # op 4 is too long to take in
+
+
+def test_a_two_way_jump_takes_in_the_lines_of_both_branches_when_both_are_short():
+    ops = [lines("return 1 if V[2] else 2", pos="t"), lines("V[1] = 1", "return -1", pos="a"),
+           lines("V[1] = 2", "return -1", pos="b")]
+    out = thread_jumps(ops)
+    assert out[0] == ["if V[2]:", "    V[1] = 1", "    return -1", "V[1] = 2", "return -1"]
+    assert [line.pos for line in out[0]] == ["t", "a", "a", "b", "b"]

@@ -343,3 +343,19 @@ def test_a_sum_of_an_attribute_the_cards_that_pass_lack_fails_as_it_did(make):
         p.new_state(0)
     lines = textwrap.dedent(text).splitlines()
     assert err.value.pos.line == next(i for i, line in enumerate(lines, 1) if "joker_ranks" in line)
+
+
+def test_whether_a_type_only_where_has_a_card_in_one_zone_stops_at_the_first_card(make):
+    # the hand holds green:4 .. green:1, blue:4, blue:3: some are big, none is a joker
+    text = edit(WHERE, "            - {choose: go, options: {ok: {}}}\n",
+                "            - let has_big = count(hand(0) where kind == 'c' and big(rank)) > 0\n"
+                "            - let no_joker = count(hand(0) where kind == 'joker') == 0\n"
+                "            - let has_joker = 0 < size(table where kind == 'joker')\n"
+                "            - {choose: go, options: {ok: {}}}\n")
+    p = make(text)
+    st = p.new_state(0)
+    assert [local(p, st, n) for n in ("has_big", "no_joker", "has_joker")] == [True, True, True]
+    assert all(type(local(p, st, n)) is bool for n in ("has_big", "no_joker", "has_joker"))
+    slot = p.rules.slots.index("has_big")
+    line = next(x.strip() for x in p.source.splitlines() if x.strip().startswith(f"V[{slot}] = "))
+    assert line.startswith(f"V[{slot}] = any(map(")       # a table looked up card by card, no list made

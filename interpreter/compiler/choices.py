@@ -3,8 +3,11 @@ lists its moves, with the `where` of a value or a card written into the loop (no
 candidate), and one per card choice that lists its candidate cards (to bind a move to cards)."""
 from __future__ import annotations
 
+from itertools import compress
+
 from ..frontend import ir
 from ..runtime.decisions import CardSpec, Decision
+from . import percard
 from .codegen import zone_run
 from .fold import subexpressions
 
@@ -26,6 +29,10 @@ class Choices:
         known = gen.fold.try_const(s.values)
         values = list(dict.fromkeys(known)) if isinstance(known, list) and _hashable(known) else None
         lines, where = [], {}
+        picked = self.occupied_moves(s, values) if values is not None and len(values) <= dec.max_moves else None
+        if picked is not None:
+            where[3] = s.where.pos
+            return gen.define("def _moves(st):\n" + _HEAD + f"    return {picked}\n", "_moves", where)
         if values is not None and len(values) <= dec.max_moves:
             head, env, t = self.constant_rows(s, values)
         else:
@@ -57,6 +64,28 @@ class Choices:
         rows = tuple((x, (x,), *(zones[d][x] for d in zones)) for x in values)
         return f"{', '.join([v, t, *names])} in {gen.k(rows)}", env, t
 
+    def occupied_moves(self, s: ir.ChooseS, values: list):
+        """The moves' expression when the `where` first asks whether the zone the value picks in a
+        family holds a card (`count(F[v]) > 0 and ...`) and those zones follow in order: the zones
+        themselves select the moves (itertools.compress, no Python step per value), and only the
+        values selected test the rest of the `where`, as `and` would; else None."""
+        gen = self.gen
+        zones = self.indexed_zones(s, values)
+        run = zone_run(list(next(iter(zones.values())).values())) if len(zones) == 1 else None
+        terms = conjuncts(s.where) if run is not None else []
+        if not terms or not _asks_for_a_card(gen, terms[0], s.slot):
+            return None
+        moves, selectors = tuple((x,) for x in values), f"Z[{run[0]}:{run[1]}]"
+        if len(terms) == 1:
+            return f"list({gen.k(compress)}({gen.k(moves)}, {selectors}))"
+        v, t, zl = gen.fresh("v"), gen.fresh("t"), gen.fresh("zl")
+        env = {**_TOP, s.slot: v, ("zone list", next(iter(zones)), s.slot): zl}
+        rest = " and ".join(f"({gen.x(e, env)})" for e in terms[1:])
+        if zl in rest:      # the rest reads the value's zone too: the zones are read beside the values
+            return None
+        rows = tuple((x, (x,)) for x in values)
+        return f"[{t} for {v}, {t} in {gen.k(compress)}({gen.k(rows)}, {selectors}) if {rest}]"
+
     def indexed_zones(self, s: ir.ChooseS, values: list) -> dict:
         """{family: {value: zone index}} for the zone families (not per player) the `where` indexes
         with the value being chosen, when every value is an index of the family."""
@@ -86,7 +115,9 @@ class Choices:
         spec.candidates = gen.define("def _cands(st):\n" + _HEAD + "\n".join(lines) + "\n    return _cs\n",
                                      "_cands", where)
         s = gen.k(spec)
-        if spec.zone_vis is not None:
+        if spec.one_zone:       # one zone: its visibility tested here, the guard called only to refuse
+            lines.append(f"    if _cs and not {gen.k(lay.zone_vis)}[L[_cs[0]]] >> st.decider & 1: {s}.guard(st, _cs)")
+        elif spec.zone_vis is not None:
             lines.append(f"    if _cs: {s}.guard(st, _cs)")
         where[3 + len(lines)] = cc.lo.pos
         lines.append(f"    _lo = {gen.x(cc.lo, _TOP)}")
@@ -120,6 +151,25 @@ class Choices:
                 lines.append(f"    _out.extend({self.gen.k(spec)}.payloads(st))")     # (i, cards) moves
         return self.gen.define("def _moves(st):\n    _out = []\n" + "\n".join(lines) + "\n    return _out\n",
                                "_moves", {})
+
+
+def conjuncts(e) -> list:
+    """The terms of `a and b and ...` in the order they are tested (one term if e is no `and`)."""
+    out = []
+    while isinstance(e, ir.Logic) and e.op == "and":
+        out.append(e.right)
+        e = e.left
+    return [e] + out[::-1]
+
+
+def _asks_for_a_card(gen, e, slot: int) -> bool:
+    """Whether e is `count(F[v]) > 0` (or the like) for a zone of a family indexed by the local v."""
+    asks = percard.emptiness(gen, e) if isinstance(e, ir.Cmp) else None
+    if asks is None or not asks[1] or asks[0].name not in ("count", "size"):
+        return False
+    ref = asks[0].args[0]
+    return isinstance(ref, ir.ZoneRef) and isinstance(ref.index, ir.Local) and ref.index.slot == slot \
+        and not ref.decl.per_player
 
 
 def _hashable(values: list) -> bool:

@@ -292,6 +292,15 @@ class CodeGen:
             return None
         return f"any(map({self.k(table)}.__getitem__, {self.k(_FLAT)}({zones})))"
 
+    def any_of_type(self, count, env):
+        """`any(...)` for whether `count(CARDS where TEST)` has a card, when TEST reads only the
+        card's type (a table lookup: it cannot fail, so stopping at the first card changes nothing)."""
+        arg = count.args[0]
+        if count.name not in ("count", "size") or not isinstance(arg, ir.Filter) or not percard.type_only(arg.cond):
+            return None
+        table = self.type_table(arg.cond)
+        return None if table is None else f"any(map({self.k(table)}.__getitem__, {self.x(arg.cards, env)}))"
+
     def zones_of(self, g: ir.Gen, cards, keep):
         """Source for the zones `cards` names for each value of a constant list (a slice of Z, or
         their indices), when neither the zones' owner nor the test reads the value; else None."""
@@ -456,6 +465,9 @@ class CodeGen:
         asks = percard.emptiness(self, e)
         src = self.any_card(asks[0], env) if asks is not None else None
         if src is not None:         # stops at the first card that counts
+            return src if asks[1] else f"(not {src})"
+        src = self.any_of_type(asks[0], env) if asks is not None else None
+        if src is not None:         # stops at the first card that counts, and builds no list
             return src if asks[1] else f"(not {src})"
         if asks is not None and asks[0].name in ("count", "size") and isinstance(asks[0].args[0], (ir.ZoneRef, ir.Filter)):
             src = self.x(asks[0].args[0], env)      # a zone or a filtered one: always a list, so its truth is enough

@@ -13,7 +13,6 @@ import re
 
 from ..frontend import ir
 from ..runtime.decisions import Decision
-from ..runtime.helpers import ask_op, call_op
 from .choices import Choices
 from .fold import may_change
 from .statements import Line
@@ -37,7 +36,9 @@ def has_decision(rules: ir.Ruleset, stmts) -> bool:
 def thread_jumps(merged: list) -> list:
     """Each op that ends by jumping to a short op ends with that op's lines instead (one level:
     e.g. the test at the head of a loop), so a turn makes fewer calls; the ops stay as they were.
-    A two-way jump (`return A if c else B`) takes A's lines in, or else B's."""
+    A two-way jump (`return A if c else B`) takes in the lines of both when both are short, else
+    A's, or else B's. A jump to an op that only jumps on goes where that one goes first."""
+    merged = skip_jumps(merged)
     out = list(merged)
     for i, lines in enumerate(merged):
         if not lines:
@@ -54,9 +55,37 @@ def thread_jumps(merged: list) -> list:
             continue
         a, cond, b = int(fork.group(1)), fork.group(2), int(fork.group(3))
         if short(a):
-            out[i] = lines[:-1] + [Line(f"if {cond}:", last.pos)] + _indented(merged[a]) + [Line(f"return {b}", last.pos)]
+            tail = merged[b] if short(b) else [Line(f"return {b}", last.pos)]
+            out[i] = lines[:-1] + [Line(f"if {cond}:", last.pos)] + _indented(merged[a]) + tail
         elif short(b):
             out[i] = lines[:-1] + [Line(f"if not ({cond}):", last.pos)] + _indented(merged[b]) + [Line(f"return {a}", last.pos)]
+    return out
+
+
+def skip_jumps(merged: list) -> list:
+    """The ops with each last jump (one-way or two-way) to an op that is nothing but a jump sent on
+    to where that chain of jumps ends."""
+    def end(k: int) -> int:
+        seen = set()
+        while k not in seen and 0 <= k < len(merged) and merged[k] and len(merged[k]) == 1:
+            hop = _JUMP.fullmatch(merged[k][0])
+            if hop is None:
+                break
+            seen.add(k)
+            k = int(hop.group(1))
+        return k
+
+    out = list(merged)
+    for i, lines in enumerate(merged):
+        if not lines:
+            continue
+        last = lines[-1]
+        jump, fork = _JUMP.fullmatch(last), _FORK.fullmatch(last)
+        if jump is not None:
+            out[i] = lines[:-1] + [Line(f"return {end(int(jump.group(1)))}", last.pos)]
+        elif fork is not None:
+            a, cond, b = end(int(fork.group(1))), fork.group(2), end(int(fork.group(3)))
+            out[i] = lines[:-1] + [Line(f"return {a} if {cond} else {b}", last.pos)]
     return out
 
 
@@ -81,6 +110,7 @@ class Flow:
         self.decisions: list = []
         self.choices = Choices(gen, self.limits)
         self.proc_entry: dict = {}   # procedure holding a decision -> its first pc
+        self.calls: list = []        # (pc, procedure) of every call of one holding a decision
         self.extra_slots = self.layout.n_locals
         self.turn_start = 0
         self.code: list = []
@@ -101,6 +131,8 @@ class Flow:
                 self.proc_entry[name] = len(self.ops)
                 self.emit_block(body)
                 self.add_code(["return st.stack.pop()"], False)
+        for pc, name in self.calls:     # the entries are known now
+            self.ops[pc] = ("code", [f"st.stack.append({pc + 1})", f"return {self.proc_entry[name]}"], False)
         self.finish_code()
 
     def new_slot(self) -> int:
@@ -261,11 +293,19 @@ class Flow:
         self.emit_block(s.body)
 
     def d_CallS(self, s) -> None:
-        self.add_fn(call_op(self.proc_entry, s.name, len(self.ops)), s.pos)
+        """A call of a procedure holding a decision: its return address on the stack, then its entry
+        (filled in once the procedures are laid out), as lines an op falling into it takes in."""
+        self.calls.append((self.placeholder(), s.name))
+        self.op_pos[-1] = s.pos
 
     def d_ChooseS(self, s) -> None:
+        """The pause at a decision (who decides, where to resume), as lines an op falling into it
+        takes in; after a choice of options, the option's block is entered by the move itself."""
         dec = self.decision(s)
-        self.add_fn(ask_op(dec, self.gen.seat_lam(s.by) if s.by is not None else None, len(self.ops)), s.pos)
+        here = len(self.ops)
+        who = Line(f"st.decider = {self.gen.seat_src(s.by, {})}", s.by.pos) if s.by is not None \
+            else "st.decider = st.current"
+        self.add_code([f"st.pending = {self.gen.k(dec)}", who, f"st.pc = {here + 1}", "return -1"], False, s.pos)
         if dec.kind != "options":
             return
         dispatch = self.placeholder()
@@ -279,6 +319,8 @@ class Flow:
             self.ops[j] = ("code", [f"return {end}"], False)
         count = [self.cov.option(s, f"V[{dec.option_slot}]")] if self.cov is not None else []
         self.ops[dispatch] = ("code", count + [f"return {self.gen.k(tuple(starts))}[V[{dec.option_slot}]]"], False)
+        if self.cov is None:        # else the dispatch counts the option taken
+            dec.starts = tuple(starts)
 
     # ---- decisions ----
     def decision(self, s) -> Decision:

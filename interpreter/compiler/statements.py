@@ -5,6 +5,8 @@ a called procedure without decisions is written inline, a trigger becomes a func
 """
 from __future__ import annotations
 
+import re
+
 from ..errors import Diagnostic, RulesetError
 from ..frontend import ir
 from .fold import NO
@@ -166,6 +168,9 @@ class StatementGen:
             named = [self.report(s, "pick", gen.x(src.count, {}) if src.count is not None else "1", m)]
         elif self.audit is not None and names_cards(src):
             named = [self.report(s, "filter", "1", m)]
+        if not s.dest.decl.alike and _reads_no_zone(d):     # d is the same before and after: one call
+            return [f"{m} = list({gen.x(src, {})})"] + named + self.count_move(s, m) + [
+                f"if {m}: E.move_cards(st, {m}, {d}, {vis}, {b})"]
         return [f"{m} = list({gen.x(src, {})})"] + named + self.count_move(s, m) + [
             f"if {m}:", f"    for _z, _cs in {groups}:"] + \
             indent(indent(check("_cs"))) + [
@@ -182,6 +187,15 @@ class StatementGen:
     def report(self, s, kind: str, named: str, moved: str) -> str:
         """The line that tells the audit how many cards a move named and how many it moved."""
         return f"{self.audit}(st, {self.gen.k(s.pos)}, {kind!r}, {named}, len({moved}))"
+
+
+def _reads_no_zone(src: str) -> bool:
+    """Whether generated source reads only numbers, tables, variables and seats (no zone or card):
+    taking cards out of their zones cannot change its value."""
+    return _NO_ZONE.fullmatch(src) is not None
+
+
+_NO_ZONE = re.compile(r"(?:\d+|K\d+|V|st\.me|st\.current|[\s\[\]()+\-*%])*")
 
 
 def place(cards: str, d: str, bottom: bool, c: str) -> list:

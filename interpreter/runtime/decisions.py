@@ -133,6 +133,8 @@ class Decision:
         self.options: list = []         # [(name, slot, CardSpec or None)]
         self.moves = None               # set by the compiler: f(st) -> every legal move, in a fixed order
         self.max_moves = 10_000         # Limits.moves, set by the compiler
+        self.starts = None              # per option, the pc of its block (set by the compiler: the move
+                                        # enters it, with no dispatch op between)
 
     def too_many(self, st, n: int):
         """The error for a choice of a value among more than the limit of distinct values."""
@@ -141,11 +143,12 @@ class Decision:
                                "choose from a shorter list (limit: --max-moves)")
 
     def bind(self, st, move) -> None:
-        """Store the chosen move in the decision's local slot(s)."""
-        if self.kind == "cards":
-            st.vars[self.slot] = self.cards.bind(st, move)
-        elif self.kind == "value":
+        """Store the chosen move in the decision's local slot(s); an option also sets where to go on."""
+        kind = self.kind
+        if kind == "value":
             st.vars[self.slot] = move[0]
+        elif kind == "cards":
+            st.vars[self.slot] = self.cards.bind(st, move)
         else:
             i, payload = move
             name, slot, spec = self.options[i]
@@ -153,6 +156,8 @@ class Decision:
             if spec is not None:
                 st.vars[slot] = spec.bind(st, payload)
             st.vars[self.option_slot] = i
+            if self.starts is not None:
+                st.pc = self.starts[i]
 
     def text(self, move) -> str:
         """The canonical text of a move: what players type and records store."""

@@ -192,6 +192,20 @@ def take_top(st: State, z: int, n: int, trigger, bottom: bool = False) -> list:
 def deal(st: State, k: int, z: int, first: int, base: int, width: int, n: int, trigger, vis: list) -> None:
     """Deal k cards to each of n players, one at a time from seat `first` on, into the per-player
     zone whose instances start at `base`; stops where it is when the pile (and its trigger) runs dry."""
+    zone = st.zones[z]
+    if 0 < k * n <= len(zone):      # enough cards: no trigger can run, so they are taken at once
+        dealt = zone[len(zone) - k * n:]
+        del zone[len(zone) - k * n:]
+        dealt.reverse()             # the top card first
+        zones, loc, log = st.zones, st.loc, st.log
+        seats = [base + ((first + i) % n) * width for i in range(n)]
+        for i, c in enumerate(dealt):
+            d = seats[i % n]
+            zones[d].append(c)
+            loc[c] = d
+            if log is not None:
+                log.append((MOVE, z, d, (c,), vis[z] | vis[d]))
+        return
     for _ in range(k):
         for i in range(n):
             got = take_top(st, z, 1, trigger)
@@ -232,6 +246,29 @@ def remove(st: State, cards) -> list:
         zones[z].remove(c)
         groups.setdefault(z, []).append(c)
     return list(groups.items())
+
+
+def move_cards(st: State, cards: list, dst: int, vis: list, bottom: bool = False) -> None:
+    """Move the given cards (not empty) from wherever they are onto zone dst (or under it), group by
+    group of the zones they come from, as `remove` then `place` would, and log each group."""
+    loc = st.loc
+    src = loc[cards[0]]
+    for c in cards:
+        if loc[c] != src:
+            break
+    else:                           # the usual case: all from one zone, one event
+        zone = st.zones[src]
+        for c in cards:
+            zone.remove(c)
+        place(st, cards, dst, bottom)
+        if st.log is not None:
+            log_move(st, src, dst, cards, vis, bottom)
+        return
+    groups = remove(st, cards)
+    for z, cs in (reversed(groups) if bottom else groups):     # under a pile the last group goes first
+        place(st, cs, dst, bottom)
+        if st.log is not None:
+            log_move(st, z, dst, cs, vis, bottom)
 
 
 def shuffle_zone(st: State, z: int, card_type: list, zone_name: str, mask: int = 0) -> None:

@@ -1,5 +1,5 @@
-"""The small functions generated code calls at run time (through the name `_h`), and the ops and
-guards that are closures rather than generated text (a pause at a decision, the `alike` check)."""
+"""The small functions generated code calls at run time (through the name `_h`), and the guards
+that are closures rather than generated text (the `alike` check)."""
 from __future__ import annotations
 
 from ..errors import RuleRuntimeError
@@ -138,24 +138,6 @@ class Helpers:
     @staticmethod
     def endless(limit, pos, st):
         raise RuleRuntimeError(pos, endless_loop(limit, st))
-
-
-def ask_op(dec, by, here: int):
-    """The op that pauses at a decision: who decides, and where to resume."""
-    def ask(st):
-        st.pending = dec
-        st.decider = by(st, None) if by is not None else st.current
-        st.pc = here + 1
-        return -1
-    return ask
-
-
-def call_op(entry: dict, name: str, here: int):
-    """The op that enters a procedure holding a decision, to come back to the op after it."""
-    def call(st, name=name):
-        st.stack.append(here + 1)
-        return entry[name]
-    return call
 
 
 def alike_guard(card_type: list, type_names: list, zone_decl: list, zone_names: list):
