@@ -377,7 +377,7 @@ GRID_WIDTH = 120     # a common terminal: a 10-column grid must fit without wrap
 
 def memo_session(script=None, memory_aid: bool = False, g=None, seed: int = 1):
     """A two-seat Sorting Memo game at 120 columns; both seats are scripted (no bot moves)."""
-    return session(script or lines(["q"]), g=g or load_game(MEMO), bots={}, seed=seed,
+    return session(script or lines(["", "q"]), g=g or load_game(MEMO), bots={}, seed=seed,
                    memory_aid=memory_aid, width=GRID_WIDTH)
 
 
