@@ -193,17 +193,19 @@ class MemoryBot(Bot):
     bot looks through it while the same seat decides again (the second card of a turn, the choices
     of an effect, an extra turn), up to `depth` decisions and a share of
     `budget` trial moves. A move that shows
-    a guessed card is a *gamble*: gambles are valued together, by their mean one-step margin plus
-    what a few sampled gambles lead to, never by the best of them, since one imagined world would
-    otherwise credit the bot with knowing hidden cards. The best sure move is played unless the
-    gambles are worth more (or as much: a gamble shows the seat more), then the gamble that did best.
+    a guessed card is a *gamble*: gambles are valued together, by the mean one-step margin of up
+    to `all_gambles` of them (drawn at random when there are more; only these are evaluated) plus
+    what they lead to, never by the best of them, since one imagined world would otherwise credit
+    the bot with knowing hidden cards. The best sure move is played unless the gambles are worth
+    more (or as much: a gamble shows the seat more), then the valued gamble that did best.
 
     To stay fast the look-ahead follows, after a move that showed some card types, only the moves
     that show a type already shown on the way (or nothing, or that were not tried yet): cards of one
     type are the ones that meet in pairs, sets and suits. Which move shows what is learnt from the
     trials of this decision, by move, and every move of a decision met on the way is tried once the
-    first time (`classify`). A decision's gambles are all valued, up to `all_gambles` of them: in
-    one world each shows another hidden card, so together they weigh what may be hidden. With few
+    first time (`classify`). A decision's gambles are all valued, up to `all_gambles` of them
+    (else as many drawn at random): in one world each shows another hidden card, so together they
+    weigh what may be hidden. With few
     legal moves (`few`) the first step is a mean over `samples` copies, which weighs what the seat
     cannot see (other players' hidden cards) more fairly.
     When sure moves tie and nothing else tells them apart, the bot keeps the one that leaves the
@@ -224,6 +226,7 @@ class MemoryBot(Bot):
     # Up to this many gambles of one decision are all valued, not sampled: in one world each
     # shows another hidden card, so together they are the spread of what may be hidden (e.g. how
     # many of the unknown places hold a card that completes a pair), where a sample is a guess.
+    # 16 (not 60) plays as well against random in Sorting Memo at a fraction of the trials.
     all_gambles = 16
 
     @without_gc
