@@ -212,3 +212,44 @@ def test_the_random_bot_draws_as_randrange_does():
     moves = list(range(1000))
     for n in (2, 3, 7, 64, 1000):
         assert [bot.choose(None, None, moves[:n]) for _ in range(50)] == [gen.randrange(n) for _ in range(50)]
+
+
+def test_a_roll_out_decides_a_large_choice_among_tries_moves_drawn_at_random(monkeypatch):
+    """In a roll-out, a decision of more than `tries` legal moves is decided greedily among
+    `tries` of them drawn at random; a smaller one among all of its moves."""
+    from interpreter.seats import bots
+    tried = []
+    real = bots.best_trials
+
+    def counting(program, st, moves, seat):
+        tried.append((len(program.legal_moves(st)), len(moves), all(m in program.legal_moves(st) for m in moves)))
+        return real(program, st, moves, seat)
+    monkeypatch.setattr(bots, "best_trials", counting)
+    for prog, st in seeded_states(3, 12, log=False, span=(4, 80)):
+        bots.rollout(prog, st.clone(), st.decider, st.turn, random.Random(5), 12, [None], tries=4)
+    assert any(legal > 4 for legal, _, _ in tried) and any(legal <= 4 for legal, _, _ in tried)
+    for legal, used, legal_only in tried:
+        assert used == min(legal, 4) and legal_only
+
+
+def test_memory_evaluates_only_the_gambles_it_values(monkeypatch):
+    """Gambles are valued by the mean one-step margin of up to `all_gambles` of them, drawn at
+    random when there are more: no other gamble's copy is evaluated."""
+    from interpreter.seats import bots
+    from memo_helpers import start
+    prog, st = start(2)
+    moves = prog.legal_moves(st)
+    bot = make_bot("memory", 3)
+    monkeypatch.setattr(bot, "all_gambles", 5)
+    monkeypatch.setattr(bot, "budget", 0)
+    monkeypatch.setattr(bot, "depth", 1)
+    evaluated = []
+    real = bots.margin
+
+    def counting(program, state, seat):
+        evaluated.append(id(state))
+        return real(program, state, seat)
+    monkeypatch.setattr(bots, "margin", counting)
+    assert len(moves) > 5
+    assert bot.choose(prog, st, moves) in moves
+    assert len(set(evaluated)) == 5     # every first card is a gamble at the start: five valued

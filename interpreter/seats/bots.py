@@ -10,9 +10,10 @@ log, the seat's perfect-memory knowledge (views.py): the card types guaranteed i
   random  uniform over the legal moves;
   greedy  one step ahead on one determinised copy: the move that most raises
           (own evaluation − best opponent's);
-  automa  determinised Monte-Carlo look-ahead: each candidate move is played on a few determinised
+  automa  determinised Monte-Carlo look-ahead: each candidate move is played on two determinised
           copies, followed by a short greedy roll-out of every seat's decisions until the bot's next
-          turn (or the game's end); the move with the best mean margin wins;
+          turn (or the game's end; a large decision on the way is decided among a few of its moves
+          drawn at random); the move with the best mean margin wins;
   memory  perfect-memory look-ahead through the seat's own consecutive decisions that tells sure
           moves (their outcome follows from what the seat knows) from gambles (they show it a card
           it cannot place), and looks through sure moves only.
@@ -130,16 +131,23 @@ class AutomaBot(Bot):
     greedily on that copy until this seat's next turn begins, the game ends or `depth` decisions
     were made; score the copy by margin (own evaluation − best opponent's). The best mean wins; ties
     go to the better immediate margin, then to the bot's generator. With more than `width` legal
-    moves only the `width` best by immediate mean margin are rolled out.
+    moves only the `width` best by immediate mean margin are rolled out. In a roll-out, a decision
+    of more than `tries` legal moves is decided greedily among `tries` of them drawn at random.
+
+    Two copies and the capped roll-out decisions cost about a third of four copies with every
+    move tried, at the same strength against greedy (R-Eco, 2 players); fewer candidates or
+    copies lose clearly more.
     """
 
     name = "automa"
-    samples = 4
+    samples = 2
     width = 6
     depth = 12
+    tries = 6       # moves tried per decision of a roll-out (drawn at random when there are more)
     options = (Option("samples", int, "determinised copies every candidate move is played on", 1, 1000),
                Option("width", int, "candidate moves rolled out (the best by immediate margin)", 1, 1000),
-               Option("depth", int, "decisions a roll-out plays at most", 0, 10_000))
+               Option("depth", int, "decisions a roll-out plays at most", 0, 10_000),
+               Option("tries", int, "moves tried per roll-out decision (drawn at random when more)", 1, 1000))
 
     @without_gc
     def choose(self, program, st, moves):
@@ -168,7 +176,8 @@ class AutomaBot(Bot):
             played = [None]
             for trial, s in zip(trials, seeds):
                 try:
-                    trial = rollout(program, trial, seat, st.turn, random.Random(s), self.depth, played)
+                    trial = rollout(program, trial, seat, st.turn, random.Random(s), self.depth, played,
+                                    self.tries)
                 except RuleRuntimeError:
                     trial = played[0]   # a copy the rules cannot play on (only without the seat's knowledge)
                 total += margin(program, trial, seat)
@@ -190,17 +199,19 @@ class MemoryBot(Bot):
     bot looks through it while the same seat decides again (the second card of a turn, the choices
     of an effect, an extra turn), up to `depth` decisions and a share of
     `budget` trial moves. A move that shows
-    a guessed card is a *gamble*: gambles are valued together, by their mean one-step margin plus
-    what a few sampled gambles lead to, never by the best of them, since one imagined world would
-    otherwise credit the bot with knowing hidden cards. The best sure move is played unless the
-    gambles are worth more (or as much: a gamble shows the seat more), then the gamble that did best.
+    a guessed card is a *gamble*: gambles are valued together, by the mean one-step margin of up
+    to `all_gambles` of them (drawn at random when there are more; only these are evaluated) plus
+    what they lead to, never by the best of them, since one imagined world would otherwise credit
+    the bot with knowing hidden cards. The best sure move is played unless the gambles are worth
+    more (or as much: a gamble shows the seat more), then the valued gamble that did best.
 
     To stay fast the look-ahead follows, after a move that showed some card types, only the moves
     that show a type already shown on the way (or nothing, or that were not tried yet): cards of one
     type are the ones that meet in pairs, sets and suits. Which move shows what is learnt from the
     trials of this decision, by move, and every move of a decision met on the way is tried once the
-    first time (`classify`). A decision's gambles are all valued, up to `all_gambles` of them: in
-    one world each shows another hidden card, so together they weigh what may be hidden. With few
+    first time (`classify`). A decision's gambles are all valued, up to `all_gambles` of them
+    (else as many drawn at random): in one world each shows another hidden card, so together they
+    weigh what may be hidden. With few
     legal moves (`few`) the first step is a mean over `samples` copies, which weighs what the seat
     cannot see (other players' hidden cards) more fairly.
     When sure moves tie and nothing else tells them apart, the bot keeps the one that leaves the
@@ -211,9 +222,9 @@ class MemoryBot(Bot):
     samples = 3     # determinised copies for the first step when there are few moves
     few = 8
     depth = 4       # own consecutive decisions looked through
-    spread = 4      # gambles sampled to estimate what follows a gamble
-    budget = 160    # trial moves per decision beyond the first step
-    least = 6       # trial moves each sure move may look through at least
+    spread = 3      # gambles sampled to estimate what follows a gamble
+    budget = 48     # trial moves per decision beyond the first step
+    least = 3       # trial moves each sure move may look through at least
     _others = None    # follow(): the other seats' Observers, fed the events as this seat saw them
     _no_denial = None  # (turn, decision) where a tie was found to deny the next player nothing
     far = 12          # own decisions left after which a tie is not broken that way
@@ -221,7 +232,8 @@ class MemoryBot(Bot):
     # Up to this many gambles of one decision are all valued, not sampled: in one world each
     # shows another hidden card, so together they are the spread of what may be hidden (e.g. how
     # many of the unknown places hold a card that completes a pair), where a sample is a guess.
-    all_gambles = 60
+    # 16 (not 60) plays as well against random in Sorting Memo at a fraction of the trials.
+    all_gambles = 16
     options = (Option("samples", int, "determinised copies for the first step when there are few moves", 1, 1000),
                Option("depth", int, "own consecutive decisions looked through", 1, 100),
                Option("budget", int, "trial moves per decision beyond the first step", 0, 1_000_000))
@@ -241,15 +253,17 @@ class MemoryBot(Bot):
         self._seen, self._chance, self._classified = {}, {}, set()
         sure, gambles = [], []              # (one-step mean margin, move, its copy in each world)
         for move in moves:
-            total, shown, trials = 0, 0, []
+            shown, trials = 0, []
             for w, guessed, hidden in worlds:
                 trial = w.clone()
                 program.apply(trial, move)
-                total += margin(program, trial, seat)
                 shown += shows(program, w, trial, seat, guessed)
                 trials.append(trial)
             self._seen[move] = (not shown, shown_types(program, worlds[0][0], trials[0], seat, worlds[0][2]))
-            (gambles if shown else sure).append((total / len(worlds), move, trials))
+            if shown:                       # valued below only if sampled: its margin waits till then
+                gambles.append((None, move, trials))
+            else:
+                sure.append((sum(margin(program, t, seat) for t in trials) / len(worlds), move, trials))
         # half the budget looks through the sure moves (in every world), half samples what
         # follows the gambles (in the first)
         share = max(self.least, self.budget // 2 // (len(sure) * len(worlds) or 1))
@@ -265,26 +279,35 @@ class MemoryBot(Bot):
                 best, best_value = [move], v
             elif v == best_value:
                 best.append(move)
-        guessed, hidden = worlds[0][1], worlds[0][2]
         if gambles:
-            chance = sum(g[0] for g in gambles) / len(gambles)
-            if self.depth > 1:
-                picked = self.pick(gambles, max(self.all_gambles, self.budget // 2 // (self.spread + 1)))
-                total = 0
-                for _, move, trials in picked:
-                    self._left = self.spread + 1
-                    total += self.value(program, trials[0], seat, guessed, hidden, self._seen[move][1],
-                                        self.depth - 1) - margin(program, trials[0], seat)
-                chance += total / len(picked)
+            chance, picked = self.chance(program, seat, worlds, gambles)
             if best_value is None or chance >= best_value:
-                top = max(g[0] for g in gambles)
-                best = [g[1] for g in gambles if g[0] == top]
+                top = max(g[0] for g in picked)
+                best = [g[1] for g in picked if g[0] == top]
         elif len(best) > 1 and st.log is not None and self._no_denial != (st.turn, st.pending.index):
             tied = best
             best = self.deny(program, st, worlds[0][0], seat, best)
             if len(best) == len(tied):      # nothing to deny here: not again at this decision this turn
                 self._no_denial = (st.turn, st.pending.index)
         return best[self.rng.randrange(len(best))]
+
+    def chance(self, program, seat: int, worlds: list, gambles: list) -> tuple:
+        """What a decision's gambles are worth together, and the gambles valued ((one-step mean
+        margin, move, copies) each): up to `all_gambles` of them, drawn at random when there are
+        more, by their mean one-step margin plus the mean of what follows each (in the first world)."""
+        picked = self.pick(gambles, max(self.all_gambles, self.budget // 2 // (self.spread + 1)))
+        picked = [(sum(margin(program, t, seat) for t in trials) / len(trials), move, trials)
+                  for _, move, trials in picked]
+        chance = sum(g[0] for g in picked) / len(picked)
+        if self.depth > 1:
+            guessed, hidden = worlds[0][1], worlds[0][2]
+            total = 0
+            for _, move, trials in picked:
+                self._left = self.spread + 1
+                total += self.value(program, trials[0], seat, guessed, hidden, self._seen[move][1],
+                                    self.depth - 1) - margin(program, trials[0], seat)
+            chance += total / len(picked)
+        return chance, picked
 
     def value(self, program, st, seat: int, guessed: set, hidden: set, path: frozenset, depth: int):
         """The margin st is worth to seat when it plays on with its best sure moves (gambles
@@ -462,11 +485,15 @@ def shows(program, before, after, seat: int, guessed: set) -> int:
     return sum(1 for c in set(sight(program, before, after, seat)) if c in guessed)
 
 
-def rollout(program, st, seat: int, turn: int, gen: random.Random, depth: int, played: list):
+def rollout(program, st, seat: int, turn: int, gen: random.Random, depth: int, played: list,
+            tries: int = 0):
     """Play st on greedily (each decider's one-step best margin on this very copy) until `seat`
     decides in a turn after `turn`, the game ends, or `depth` decisions were made; the state
     reached is returned, and also left in played[0] should the rules fail on the way.
 
+    With `tries`, a decision of more legal moves is decided greedily among `tries` of them drawn
+    at random (a large choice, such as which cards to discard, mostly ties on margin: any of
+    them is as good a model of the decider, at a fraction of the trials).
     A step goes on from the one-step copy of the move chosen (the very state its move makes),
     not by playing the move again."""
     played[0] = st
@@ -479,6 +506,8 @@ def rollout(program, st, seat: int, turn: int, gen: random.Random, depth: int, p
         if len(moves) == 1:
             program.apply(st, moves[0])
             continue
+        if tries and len(moves) > tries:
+            moves = [moves[i] for i in sorted(gen.sample(range(len(moves)), tries))]
         best, trials = best_trials(program, st, moves, st.decider)
         st = trials[gen.randrange(len(best))] if len(best) > 1 else trials[0]
         played[0] = st
@@ -532,17 +561,18 @@ def determinise(program, st, seat: int, gen: random.Random, view=None, known: se
     (the seat's View, views.py) the seat's knowledge is dealt first: each known position of a hidden
     zone gets a card of its type, then the rest of the zone's K (types guaranteed there) go to random
     free positions of the zone; the remaining hidden cards fill the remaining places at random.
-    Cards of one type are interchangeable, so which id of a type goes where is immaterial.
+    Cards of one type are interchangeable, so which id of a type goes where is immaterial: only
+    the places are drawn at random, never the order of ids within a type (one shuffle, not three).
     `known`, a set, receives the cards dealt to positions the seat knows."""
     copy = st.clone(log=False)
     copy.rng = rng.seed_state(gen.getrandbits(62))
     mask = 1 << seat
     hidden = [z for z, vis in enumerate(program.zone_vis) if not vis & mask and copy.zones[z]]
-    pool = sorted(c for z in hidden for c in copy.zones[z])
-    shuffle(gen, pool)
+    pool = sorted(c for z in hidden for c in copy.zones[z])     # sorted: the real places never show
     if view is not None and _knowledge_fits(view, copy, hidden):
         _deal_with_knowledge(program, copy, hidden, pool, view, gen, known)
         return copy
+    shuffle(gen, pool)
     i = 0
     for z in hidden:
         zone = copy.zones[z]
@@ -562,20 +592,23 @@ def _deal_with_knowledge(program, copy, hidden: list, pool: list, view, gen: ran
                          known: set | None = None) -> None:
     ctype = program.card_type
     by_type: dict = {}
-    for c in pool:                          # already shuffled: every type's list is in random order
+    for c in pool:                          # in id order: ids of one type are interchangeable
         by_type.setdefault(ctype[c], []).append(c)
     placed = {z: _deal_known(view, z, by_type, gen, known) for z in hidden}
-    rest = sorted(c for cs in by_type.values() for c in cs)
-    shuffle(gen, rest)
     kind_of = program.attr_tables["kind"]
     by_kind: dict = {}
-    for c in rest:
-        by_kind.setdefault(kind_of[c], []).append(c)
+    for cs in by_type.values():
+        for c in cs:
+            by_kind.setdefault(kind_of[c], []).append(c)
     free = [(z, i) for z in hidden for i, c in enumerate(placed[z]) if c is None]
-    shuffle(gen, free)
     kinds = view.kinds
-    if kinds and len({len(kinds[z]) for z in hidden}) > 1:
-        free.sort(key=lambda slot: len(kinds[slot[0]]))     # the most constrained first
+    if kinds and len({kinds[z] for z in hidden}) > 1:
+        # Places of different kinds: the order they are filled in matters, so it is drawn, the
+        # most constrained first. (Where every place may hold the same, one draw per place in
+        # any order deals every card evenly: no shuffle needed.)
+        shuffle(gen, free)
+        if len({len(kinds[z]) for z in hidden}) > 1:
+            free.sort(key=lambda slot: len(kinds[slot[0]]))
     _deal_free(free, placed, by_kind, kinds, gen)
     if kinds:
         _repair_kinds(program, placed, free, kinds)
@@ -600,6 +633,8 @@ def _deal_known(view, z: int, by_type: dict, gen: random.Random, known: set | No
                 need[t] = need.get(t, 0) - 1
                 if known is not None:
                     known.add(zone[i])
+    if not any(n > 0 for n in need.values()):
+        return zone
     free = [i for i, c in enumerate(zone) if c is None]
     shuffle(gen, free)
     for t in sorted(need):

@@ -142,23 +142,45 @@ class Observer:
         """Cards whose faces this seat saw went src -> dst (onto the top)."""
         card_type = self.card_type
         slots = self.slots[src]
-        if len(cards) == 1 and slots and slots[-1] == cards[0]:    # the top card of a known top
-            slots.pop()
-            if None in slots:
-                slots[:] = [None] * len(slots)
-        else:
-            gone = set(cards)
-            kept = None if None in slots else [c for c in slots if c not in gone]
-            if kept is not None and len(kept) == len(slots) - len(gone):    # a fully known zone: close up
-                slots[:] = kept
-            else:                                       # from somewhere unknown: forget the positions
-                slots[:] = [None] * max(0, len(slots) - len(cards))
+        if len(cards) == 1:                 # most moves: one card, its K and place updated in place
+            self._seen_one(src, dst, cards[0], bottom)
+            return
+        gone = set(cards)
+        kept = None if None in slots else [c for c in slots if c not in gone]
+        if kept is not None and len(kept) == len(slots) - len(gone):    # a fully known zone: close up
+            slots[:] = kept
+        else:                                       # from somewhere unknown: forget the positions
+            slots[:] = [None] * max(0, len(slots) - len(cards))
         types = [card_type[c] for c in cards]
         _take(self.known[src], [(t, 1) for t in types])    # K(src) loses them, then K(dst) gains them
         got = self.known[dst]
         for t in types:
             got[t] += 1
         self._enter(dst, cards, bottom)
+
+    def _seen_one(self, src: int, dst: int, c: int, bottom: bool) -> None:
+        """_seen for one card: the same updates without building lists for the general case."""
+        slots = self.slots[src]
+        if slots and slots[-1] == c:        # the top card of a known top
+            slots.pop()
+            if None in slots:
+                slots[:] = [None] * len(slots)
+        elif None in slots or c not in slots:   # from somewhere unknown: forget the positions
+            slots[:] = [None] * max(0, len(slots) - 1)
+        else:                               # a fully known zone: close up
+            slots.remove(c)
+        t = self.card_type[c]
+        k = self.known[src]
+        left = k.get(t, 0) - 1
+        if left > 0:
+            k[t] = left
+        else:
+            k.pop(t, None)
+        self.known[dst][t] += 1
+        if bottom:
+            self.slots[dst].insert(0, c)
+        else:
+            self.slots[dst].append(c)
 
     def _unseen(self, src: int, dst: int, d: int, bottom: bool = False) -> None:
         """d cards this seat did not see went src -> dst."""
