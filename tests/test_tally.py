@@ -273,3 +273,9 @@ def test_win_shares_add_ties_exactly_not_in_floats():
                                      "choices": {}} for g in range(6)])
     assert t.win_counts() == [2.0] * 3
     assert t.win_shares() == t.summary()["wins_by_seat"] == [2.0 / 6] * 3 and t.games == 6
+
+
+def test_a_value_a_hair_below_a_bin_edge_falls_in_the_bin_below():
+    """-5e-324 / 2 underflows to -0.0: the value still lies below 0, in the bin [-2, 0)."""
+    from interpreter.analysis.values import coarse
+    assert coarse(-5e-324, 1) == -2 and coarse(5e-324, 1) == 0 and coarse(-1e-300, 0) == -1

@@ -90,7 +90,10 @@ def coarse(x, exponent: int):
         return x if exponent < 0 else x // width * width
     if abs(x) >= 2.0 ** 52 * width:
         return x
-    return math.floor(x / width) * width
+    q = math.floor(x / width)
+    if q * width > x:           # x / width rounded up to a whole number (-5e-324 / 2 is -0.0)
+        q -= 1
+    return q * width
 
 
 class Counts:
