@@ -5,7 +5,7 @@
   illegal in a world is neither counted available nor chosen there.
 - Nodes are keyed by the acting seat's move, so the nodes of other seats' moves are shared across worlds.
 - The move played is the root's most visited child.
-- Rewards: the win share when the game is over, the margin squashed into [0, 1] at the cut-off.
+- Payoffs: the win share when the game is over, the margin squashed into [0, 1] at the cut-off.
 - Same seed, same choice; the budget is iterations, or seconds when given.
 - It plays legal moves in every shipped ruleset, and beats random clearly.
 The leak test (permuting hidden cards changes no decision) runs for ismcts in test_bots.py.
@@ -183,15 +183,15 @@ def test_the_move_played_is_the_most_visited():
     assert bot.most_visited(prog, st, root, moves) == ("b",)
 
 
-def test_a_finished_world_rewards_the_win_share_and_a_cut_off_the_squashed_margin():
+def test_a_finished_world_pays_the_win_share_and_a_cut_off_the_squashed_margin():
     bot = IsmctsBot(1)
     _, over, _ = play_game(game(), 3, 4, [make_bot("random", k) for k in range(3)])
     prog = game().program(3)
     winners = prog.result(over)["winners"]
-    assert bot.rewards(prog, over) == [1 / len(winners) if p in winners else 0.0 for p in range(3)]
+    assert bot.payoffs(prog, over) == [1 / len(winners) if p in winners else 0.0 for p in range(3)]
     for _, st in seeded_states(3, 4, log=False, span=(30, 60)):
         values = prog.evaluations(st)
-        r = bot.rewards(prog, st)
+        r = bot.payoffs(prog, st)
         assert all(0 <= v <= 1 for v in r)
         leader = max(range(3), key=values.__getitem__)
         if values.count(values[leader]) == 1:
@@ -248,5 +248,5 @@ def test_ismcts_beats_random_clearly():
 def test_unknown_option_is_a_usage_error_with_did_you_mean():
     with pytest.raises(UsageError, match=r"bot ismcts has no option 'iteratons'; did you mean 'iterations'\?"):
         make_bot("ismcts:iteratons=50", 1)
-    with pytest.raises(UsageError, match=r"reward=wins is not one of margin, win; did you mean 'win'\?"):
-        make_bot("ismcts:reward=wins", 1)
+    with pytest.raises(UsageError, match=r"payoff=wins is not one of margin, win; did you mean 'win'\?"):
+        make_bot("ismcts:payoff=wins", 1)

@@ -5,18 +5,18 @@ draws a new world from the seat's knowledge (`determinise`: the cards it cannot 
 what it remembers kept) and walks the tree in that world:
 
   select   while every legal move of the world has a node, go to the child with the best UCB1
-           score, mean reward + c * sqrt(ln(N_avail) / N), where N_avail counts the iterations in
+           score, mean payoff + c * sqrt(ln(N_avail) / N), where N_avail counts the iterations in
            which the child's move was legal at its parent (a move the world does not allow is
            neither counted nor chosen);
   expand   one untried legal move gets a node;
   roll out random or greedy moves (option `rollout`) until the game ends or `depth` decisions
            were made from the root, tree and roll-out together;
-  back up  each node on the way gains the reward of the seat that moved into it.
+  back up  each node on the way gains the payoff of the seat that moved into it.
 
-The reward of a seat is 1 for a win (a shared win split) and 0 for a loss when the game ends; at
+The payoff of a seat is 1 for a win (a shared win split) and 0 for a loss when the game ends; at
 the cut-off it is its margin (own evaluation − best opponent's, the ruleset's `bots.eval` or score)
 squashed into [0, 1] by 0.5 + 0.5 tanh(margin / s), s being the mean size of the margins met in
-this search, or with `reward=win` whether it leads then. Other seats' decisions are made in the
+this search, or with `payoff=win` whether it leads then. Other seats' decisions are made in the
 tree too, from the world of the iteration: their nodes are keyed by the move (interchangeable
 cards are one move, so a move means the same in every world) and shared across worlds, as in the
 single-observer search. With `nodes=seen` (the default) the moves after a node are also kept
@@ -42,7 +42,7 @@ from .specs import Option
 
 class Node:
     """A move in the tree: who made it, the next moves by key (apart by what the seat saw it and
-    the forced moves after it show, with nodes=seen), visits, availability, reward."""
+    the forced moves after it show, with nodes=seen), visits, availability, payoff."""
 
     __slots__ = ("mover", "children", "shown", "visits", "avail", "total")
 
@@ -71,7 +71,7 @@ class IsmctsBot(Bot):
     rollout = "random"
     depth = 16
     c = 0.7
-    reward = "margin"
+    payoff = "margin"
     nodes = "seen"
     options = (Option("iterations", int, "search iterations per decision (the budget unless seconds > 0)",
                       1, 1_000_000),
@@ -81,7 +81,7 @@ class IsmctsBot(Bot):
                Option("depth", int, "decisions from the root (tree and roll-out) before the position is scored",
                       1, 100_000),
                Option("c", float, "UCB1 exploration constant", 0.0, 100.0),
-               Option("reward", ("margin", "win"), "what a cut-off position is worth: the squashed margin, "
+               Option("payoff", ("margin", "win"), "what a cut-off position is worth: the squashed margin, "
                       "or 1 for the leader"),
                Option("nodes", ("seen", "moves"), "a node per move and what the seat saw it show (its "
                       "information sets), or per move alone"))
@@ -142,14 +142,14 @@ class IsmctsBot(Bot):
                 path.append(node)
             world.log = None            # the roll-out needs no events
             world = self.roll_out(program, world, self.depth - made)
-            rewards = self.rewards(program, world)
+            payoffs = self.payoffs(program, world)
         except RuleRuntimeError:
             return
         if fresh is not None:
             fresh[0][fresh[1]] = fresh[2]
         for n in path:
             n.visits += 1
-            n.total += rewards[n.mover]
+            n.total += payoffs[n.mover]
 
     def select(self, children: dict, keys: list) -> int:
         """Which legal move's child has the best UCB1 score by availability (the first of equals)."""
@@ -178,8 +178,8 @@ class IsmctsBot(Bot):
                 program.apply(world, moves[0])
         return world
 
-    def rewards(self, program, world) -> list:
-        """Every seat's reward in [0, 1]: the game's result when it is over, else the cut-off's worth."""
+    def payoffs(self, program, world) -> list:
+        """Every seat's payoff in [0, 1]: the game's result when it is over, else the cut-off's worth."""
         players = program.players
         if world.over:
             winners = program.result(world)["winners"]
@@ -189,7 +189,7 @@ class IsmctsBot(Bot):
             margins = values
         else:
             margins = [v - max(values[:p] + values[p + 1:]) for p, v in enumerate(values)]
-        if self.reward == "win":
+        if self.payoff == "win":
             leaders = [p for p, m in enumerate(margins) if m >= 0]
             return [1 / len(leaders) if p in leaders else 0.0 for p in range(players)]
         scale = self._scale
