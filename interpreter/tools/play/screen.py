@@ -52,42 +52,45 @@ class Screen:
                 if prog.zone_decl[z].name not in hidden and prog.zone_owner[z] == owner
                 and (owner is None or prog.zone_decl[z].per_player)]
 
+    def faces_text(self, v, z: int, brief: bool) -> str:
+        """A zone the seat sees: '—' when empty, a pile's top card and size, else its cards
+        ('2×red:1, 1×blue:2 (3)', or 'blue:2, 2×red:1' when brief)."""
+        names, size = self.program.type_names, v.size(z)
+        if not size:
+            return "—"
+        cards = v.cards(z)
+        if self.program.zone_decl[z].name in self.display.piles:
+            return f"top {'?' if cards[-1] is None else names[cards[-1]]} ({size})"
+        counts, unknown = Counter(t for t in cards if t is not None), cards.count(None)
+        if brief:
+            return brief_counts(names, counts, unknown)
+        text = counts_text(names, counts, unknown)
+        return text if size == 1 else f"{text} ({size})"
+
     def zone_text(self, v, z: int) -> str:
         """What the seat knows of one zone: faces if it sees them, else the size (and, when knowledge
         is shown, the cards known to be there)."""
-        names, size = self.program.type_names, v.size(z)
         if v.sees(z):
-            if not size:
-                return "—"
-            cards = v.cards(z)
-            if self.program.zone_decl[z].name in self.display.piles:
-                top = cards[-1]
-                return f"top {'?' if top is None else names[top]} ({size})"
-            text = counts_text(names, Counter(t for t in cards if t is not None), cards.count(None))
-            return text if size == 1 else f"{text} ({size})"
+            return self.faces_text(v, z, brief=False)
+        size = v.size(z)
         text = plural(size)
         if self.full and size:
             known = v.known_cards(z)
             if known:
-                text += f" — known: {counts_text(names, known, v.unknown(z))}"
+                text += f" — known: {counts_text(self.program.type_names, known, v.unknown(z))}"
         return text
 
     def brief_text(self, v, z: int, knowledge: bool = True, short: bool = False) -> str:
         """zone_text in fewer characters: 'red:1, 2×blue' for the faces, '5 cards, known: red:1' (or
         '5' when short) for a zone the seat cannot see."""
-        names, size = self.program.type_names, v.size(z)
         if v.sees(z):
-            if not size:
-                return "—"
-            cards = v.cards(z)
-            if self.program.zone_decl[z].name in self.display.piles:
-                return f"top {'?' if cards[-1] is None else names[cards[-1]]} ({size})"
-            return brief_counts(names, Counter(t for t in cards if t is not None), cards.count(None))
+            return self.faces_text(v, z, brief=True)
+        size = v.size(z)
         if short:
             return str(size)
         text = plural(size)
         known = v.known_cards(z) if knowledge and self.full and size else None
-        return f"{text}, known: {brief_counts(names, known)}" if known else text
+        return f"{text}, known: {brief_counts(self.program.type_names, known)}" if known else text
 
     def var_items(self, v, owner) -> list:
         return [f"{self.display.label(name)}: {show(value)}" for (name, who), value in v.vars if who == owner]
