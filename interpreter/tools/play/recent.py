@@ -42,6 +42,8 @@ class Recent:
         rows = [height(self.console, Text(t), width) for _, t in held]
         if sum(rows) <= free:
             return [t for _, t in held]
+        if free < 1:
+            return []
         budget = free - 1                                   # the note's row
         keep = set()
         for order in ([i for i, (h, _) in enumerate(held) if h], range(len(held))):
@@ -50,8 +52,6 @@ class Recent:
                     keep.add(i)
                     budget -= rows[i]
         left = len(held) - len(keep)
-        if free < 1:
-            return []
         note = f"… {left} more line{'s' if left != 1 else ''} of the log since your last screen: {LOG_NOTE}"
         return [held[i][1] for i in sorted(keep)] + [note]
 
