@@ -73,8 +73,12 @@ class CardrulesEnv(AECEnv):
     def observe(self, agent: str) -> dict:
         seat = self.possible_agents.index(agent)
         table = self.table
-        return {"observation": np.array(table.observation(seat), dtype=np.float32),
-                "action_mask": np.array(table.mask(seat), dtype=np.int8)}
+        vector = np.zeros(len(table.layout), dtype=np.float32)
+        where, values = zip(*table.entries(seat))
+        vector[list(where)] = values
+        mask = np.zeros(table.actions, dtype=np.int8)
+        mask[:table.legal_count(seat)] = 1
+        return {"observation": vector, "action_mask": mask}
 
     def step(self, action) -> None:
         agent = self.agent_selection

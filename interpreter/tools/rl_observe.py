@@ -67,24 +67,29 @@ class Layout:
         """The components for a view, `asked` being the index of the decision the seat is asked now
         (None when it is not asked)."""
         out = [0.0] * len(self.names)
+        for i, value in self.entries(view, asked):
+            out[i] = value
+        return out
+
+    def entries(self, view, asked):
+        """(index, value) of every component that may be other than 0 (what `vector` fills in)."""
         n = self.program.players
-        out[view.seat] = 1.0
+        yield view.seat, 1.0
         if view.current is not None:
-            out[n + view.current] = 1.0
-        out[2 * n] = float(view.turn)
+            yield n + view.current, 1.0
+        yield 2 * n, float(view.turn)
         if asked is not None:
-            out[self.asked_at + asked] = 1.0
+            yield self.asked_at + asked, 1.0
         at, width = self.zone_at, self.width
         for z, cards in enumerate(view.zones):
             base = at + z * width
-            out[base] = float(len(cards))
+            yield base, float(len(cards))
             for t, count in view.known[z]:
-                out[base + 1 + t] = float(count)
+                yield base + 1 + t, float(count)
         values = dict(view.vars)
         for i, key in enumerate(self.var_keys, self.var_at):
             value = values.get(key)
-            out[i] = float(value) if _numeric(value) else 0.0
-        return out
+            yield i, float(value) if _numeric(value) else 0.0
 
 
 def _numeric(value) -> bool:

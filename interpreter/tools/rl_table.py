@@ -64,9 +64,16 @@ class Table:
 
     def observation(self, seat: int) -> list:
         """The seat's observation vector (see rl_observe for its layout)."""
+        return self.layout.vector(self.view(seat), self.asked(seat))
+
+    def entries(self, seat: int):
+        """(index, value) of the components of the seat's observation that may be other than 0."""
+        return self.layout.entries(self.view(seat), self.asked(seat))
+
+    def asked(self, seat: int):
+        """The index of the decision the seat is asked now, or None."""
         st = self.state
-        asked = st.pending.index if not st.over and st.decider == seat and st.pending is not None else None
-        return self.layout.vector(self.view(seat), asked)
+        return st.pending.index if not st.over and st.decider == seat and st.pending is not None else None
 
     def legal(self) -> list:
         """The deciding seat's legal moves, in the engine's order; never more than `actions`."""
@@ -77,13 +84,14 @@ class Table:
                                    "ruleset's action space was given: please report it")
         return moves
 
+    def legal_count(self, seat: int) -> int:
+        """How many legal actions the seat has (0 when it does not decide now): actions 0 to count-1."""
+        return len(self.legal()) if seat == self.decider else 0
+
     def mask(self, seat: int) -> list:
         """1 for each legal action of the seat (all 0 when it does not decide now)."""
-        out = [0] * self.actions
-        if seat == self.decider:
-            for i in range(len(self.legal())):
-                out[i] = 1
-        return out
+        k = self.legal_count(seat)
+        return [1] * k + [0] * (self.actions - k)
 
     def action_texts(self) -> list:
         """The canonical text of each legal action of the deciding seat, by action number."""
