@@ -13,6 +13,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from interpreter.errors import UsageError
 from interpreter.runtime import rng
 
 
@@ -32,7 +33,7 @@ class CardrulesEnv(AECEnv):
         self.observation_spaces = {a: spaces.Dict({"observation": box, "action_mask": mask})
                                    for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(table.actions) for a in self.possible_agents}
-        self.run_seed, self.games = (0 if seed is None else int(seed)), 0
+        self.run_seed, self.games = _seed(seed, 0), 0
         self.agents = []
 
     def observation_space(self, agent):
@@ -58,7 +59,7 @@ class CardrulesEnv(AECEnv):
         """The next game of the run: game g of a run seeded S deals from rng.derive(S, g), as
         `simulate --seed S` does; a seed given here starts a new run."""
         if seed is not None:
-            self.run_seed, self.games = int(seed), 0
+            self.run_seed, self.games = _seed(seed, None), 0
         self.table.reset(rng.derive(self.run_seed, self.games))
         self.games += 1
         self.agents = self.possible_agents[:]
@@ -107,3 +108,12 @@ class CardrulesEnv(AECEnv):
 
     def close(self) -> None:
         self.table.state = None
+
+
+def _seed(seed, default):
+    """A seed as a whole number (None: the default); anything else is a usage error."""
+    if seed is None:
+        return default
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise UsageError(f"a seed must be a whole number, not {seed!r}")
+    return int(seed)

@@ -16,6 +16,8 @@ import pytest
 
 from interpreter import load_game
 from interpreter.errors import IllegalMove, RuleRuntimeError, RulesetError, UsageError
+from interpreter.runtime.events import for_seat
+from interpreter.seats.views import view_of
 from interpreter.tools.rl_actions import decision_bounds
 from helpers import ROOT, RULESET
 from test_bots import permute_hidden
@@ -57,7 +59,7 @@ def test_pettingzoo_api_test_passes_for_every_shipped_ruleset(path, players):
     api_test = importlib.import_module("pettingzoo.test").api_test
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")     # its advice (a dict observation, no render) is no failure
-        api_test(make(path, players, seed=players), num_cycles=300)
+        api_test(make(path, players, seed=players), num_cycles=1000)
 
 
 @RL
@@ -155,6 +157,25 @@ def test_permuting_the_cards_hidden_from_a_seat_never_changes_its_observation(pa
 
 
 @RL
+@pytest.mark.parametrize("path,players", TABLES, ids=IDS)
+def test_an_observation_is_made_from_the_events_as_the_seat_was_told_them(path, players):
+    e = make(path, players, seed=6)
+    program, layout = e.table.program, e.table.layout
+    rnd = random.Random(players)
+    e.reset()
+    for _ in range(40):
+        agent = e.agent_selection
+        if e.terminations[agent]:
+            break
+        for seat in range(players):
+            told = view_of(program, for_seat(program, e.table.state.log, seat), seat)
+            assert e.observe(f"seat_{seat}")["observation"].tolist() == \
+                layout.vector(told, e.table.asked(seat))
+        mask = e.observe(agent)["action_mask"].tolist()
+        e.step(rnd.choice([i for i, m in enumerate(mask) if m]))
+
+
+@RL
 def test_an_observation_is_what_the_seat_knows_by_name():
     e = make(RULESET, 2, seed=3)
     e.reset()
@@ -226,6 +247,8 @@ def test_overrides_mean_what_set_means_with_the_same_errors():
         make(RULESET, 7)
     with pytest.raises(UsageError, match="payoff must be one of win, margin"):
         make(RULESET, 2, payoff="score")
+    with pytest.raises(UsageError, match="a seed must be a whole number, not 'x'"):
+        make(RULESET, 2, seed="x")
 
 
 @RL
