@@ -22,6 +22,7 @@ from interpreter.seats.views import view_of
 from interpreter.tools.rl_actions import decision_bounds
 from helpers import ROOT, RULESET
 from test_bots import permute_hidden
+from test_guards import NO_OPTION
 
 RL = pytest.mark.rl
 SHIPPED = sorted(glob.glob(os.path.join(ROOT, "rulesets", "*.yaml")))
@@ -250,6 +251,16 @@ def test_overrides_mean_what_set_means_with_the_same_errors():
         make(RULESET, 2, payoff="score")
     with pytest.raises(UsageError, match="a seed must be a whole number, not 'x'"):
         make(RULESET, 2, seed="x")
+
+
+@RL
+def test_a_decision_with_no_legal_move_stops_with_the_engines_error(tmp_path):
+    path = tmp_path / "stuck.yaml"
+    path.write_text(NO_OPTION, encoding="utf-8")
+    e = make(str(path), 2)
+    with pytest.raises(RuleRuntimeError, match=r"stuck.yaml:\d+:\d+: decision 'two' has no legal option for seat 0"):
+        e.reset()
+        e.observe(e.agent_selection)
 
 
 @RL

@@ -78,6 +78,8 @@ class Table:
     def legal(self) -> list:
         """The deciding seat's legal moves, in the engine's order; never more than `actions`."""
         moves = self.program.legal_moves(self.state)
+        if not moves and not self.state.over:     # the game cannot go on: the engine's own error
+            raise self.program.stuck(self.state)
         if len(moves) > self.actions:       # the bound is sound (rl_actions): this is a bug, said plainly
             raise RuleRuntimeError(self.state.pending.pos, f"decision '{self.state.pending.name}' offers "
                                    f"{len(moves)} legal moves, more than the {self.actions} actions this "
