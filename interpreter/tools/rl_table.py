@@ -29,10 +29,10 @@ class Table:
             raise UsageError(f"payoff must be one of {', '.join(PAYOFFS)}, not {payoff!r}")
         if max_moves is not None and (type(max_moves) is not int or max_moves < 1):
             raise UsageError(f"max_moves must be a whole number of at least 1, not {max_moves!r}")
-        limits = replace(DEFAULT_LIMITS, moves=max_moves) if max_moves is not None else None
-        self.game = load_game(ruleset_path, dict(overrides or {}), limits)
         if type(players) is not int:
             raise UsageError(f"players must be a whole number, not {players!r}")
+        limits = replace(DEFAULT_LIMITS, moves=max_moves) if max_moves is not None else None
+        self.game = load_game(ruleset_path, dict(overrides or {}), limits)
         self.program = self.game.program(players)
         self.players, self.payoff = players, payoff
         self.layout = Layout(self.program)
@@ -62,10 +62,6 @@ class Table:
         self.fed[seat] = len(log)
         return observer.view()
 
-    def observation(self, seat: int) -> list:
-        """The seat's observation vector (see rl_observe for its layout)."""
-        return self.layout.vector(self.view(seat), self.asked(seat))
-
     def entries(self, seat: int):
         """(index, value) of the components of the seat's observation that may be other than 0."""
         return self.layout.entries(self.view(seat), self.asked(seat))
@@ -89,11 +85,6 @@ class Table:
     def legal_count(self, seat: int) -> int:
         """How many legal actions the seat has (0 when it does not decide now): actions 0 to count-1."""
         return len(self.legal()) if seat == self.decider else 0
-
-    def mask(self, seat: int) -> list:
-        """1 for each legal action of the seat (all 0 when it does not decide now)."""
-        k = self.legal_count(seat)
-        return [1] * k + [0] * (self.actions - k)
 
     def action_texts(self) -> list:
         """The canonical text of each legal action of the deciding seat, by action number."""
