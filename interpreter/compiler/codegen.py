@@ -433,6 +433,8 @@ class CodeGen:
         if self.plain(e):
             return self.chain(e, env, lambda x: self.plain(x) and _GROUP[x.op] == _GROUP[e.op])
         a, b = self.x(e.left, env), self.x(e.right, env)
+        if e.type == "cards" and {e.left.type, e.right.type} <= {"zone", "cards"}:
+            return f"({a} + {b})"       # zones together: two lists of cards, never longer than the deck
         if e.op == "+" or e.op == "*":
             fn = "join" if e.op == "+" else "multiply"
             return f"_h.{fn}({a}, {b}, {self.k(e.pos)}" + (f", {self.limits.items})" if e.op == "+" else ")")

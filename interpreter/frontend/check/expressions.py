@@ -47,11 +47,19 @@ def arithmetic(cx: Context, node, pos, path, scope: Scope):
     left, right = resolve(cx, node.left, path, scope), resolve(cx, node.right, path, scope)
     if node.op == "+" and {left.type, right.type} in ({"list"}, {"list", "any"}):
         return ir.Bin(pos, "list", "+", left, right)      # joins two lists
+    if node.op == "+" and _zones_together(left, right):
+        return ir.Bin(pos, "cards", "+", left, right)     # the cards of both, read as one list
     for side in (left, right):
         expect(cx, side, {"int"}, f"each side of '{node.op}'")
     if node.op in ("/", "%") and isinstance(right, ir.Lit) and right.value == 0 and right.type == "int":
         cx.error(right.pos, "division by zero", "type", f"'{node.op}' needs a number other than 0 on its right")
     return ir.Bin(pos, "int", node.op, left, right)
+
+
+def _zones_together(left, right) -> bool:
+    """`hand + played`: two zones (or sets of cards) joined, one of them possibly of unknown type."""
+    types = {left.type, right.type}
+    return types <= {"zone", "cards", "any"} and types != {"any"}
 
 
 @resolver(S.Compare)
