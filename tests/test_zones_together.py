@@ -42,7 +42,7 @@ TOGETHER = """
             - let all_small = all(c.value < 3 for c in hand(1) + won(1))
             - let red_total = sum(c.value for c in hand + won if c.colour == 'red')
             - let won_card_in = first(won) in hand + won
-            - let lowest = first(hand + won).name
+            - let bottom_name = first(hand + won).name
             - let held = hand where value > 1
             - let n_held = count(held + won)
             - choose: go
@@ -91,7 +91,7 @@ def test_in_and_first_read_zones_joined_in_order_first_zone_first(make):
     p = make(TOGETHER)
     st = p.new_state(1)
     assert local(p, st, "won_card_in") is True
-    assert local(p, st, "lowest") == "red:1"    # the hand's bottom card comes before the won cards
+    assert local(p, st, "bottom_name") == "red:1"    # the hand's bottom card comes before the won cards
 
 
 def test_the_score_may_count_zones_joined(make):

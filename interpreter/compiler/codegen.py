@@ -334,6 +334,22 @@ class CodeGen:
             return f"{fn}(" + ", ".join(self.x(a, env) for a in args) + ")"
         return f"{fn}({self.seq(args[0], env)}, default=0)"
 
+    def gf_highest(self, e, env, g):
+        return self.ranked("max", e, g, env)
+
+    def gf_lowest(self, e, env, g):
+        return self.ranked("min", e, g, env)
+
+    def ranked(self, fn, e, g: ir.Gen, env) -> str:
+        """highest/lowest: the item (as the generator's value) whose `by` number is largest or
+        smallest, the first such in the list's order (Python's max and min keep the first)."""
+        v, it, cond, inner = self.gen_parts(g, env)
+        pairs = f"[({self.x(g.by, inner)}, {v}) for {v} in {it}" + (f" if {cond}]" if cond else "]")
+        picked = f"_h.ranked({fn}, {pairs}, {self.k(e.pos)}, {e.name!r}, {cond is not None})"
+        if isinstance(g.expr, ir.Local) and g.expr.slot == g.slot:
+            return picked       # the item itself: no value to work out from it
+        return f"(lambda {v}: {self.x(g.expr, inner)})({picked})"
+
     def gf_any(self, e, env, a):
         return self.logical("any", " or ", a, env)
 
@@ -400,6 +416,15 @@ class CodeGen:
             return f"(({src}) {'+' if by > 0 else '-'} 1) % {n}"
         picks = [(s + by) % n for s in range(n)]
         return str(picks[int(src)]) if how == "const" else f"{self.seat_table(picks, a.pos)}[{src}]"
+
+    def gf_seats_from(self, e, env, a):
+        """Every seat once, in turn order, from seat a on."""
+        n, src = self.layout.players, self.seat_src(a, env)
+        twice = self.k(list(range(n)) * 2)      # the seats round the table twice: a slice of n from a
+        if _plain_read(src):
+            return f"{twice}[{src}:{src} + {n}]"
+        s = self.fresh("s")
+        return f"(lambda {s}: {twice}[{s}:{s} + {n}])({src})"
 
     def gf_numbers(self, e, env, *args):
         lo, hi = ("1", self.x(args[0], env)) if len(args) == 1 else (self.x(args[0], env), self.x(args[1], env))

@@ -117,6 +117,7 @@ class Gen(Expr):
     slot: int
     iterable: Expr
     cond: Any
+    by: Any = None             # highest/lowest: the number each item is ranked by
 
 
 @dataclass(eq=False)

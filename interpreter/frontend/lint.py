@@ -26,6 +26,7 @@ CODES = {
     "score-never-changes": "a score that uses nothing that changes during play (only numbers and parameters)",
     "stat-never-varies": "a stat that uses nothing that changes during play: every game reports the same value",
     "row-outside-players": "a by_players row for a player count outside players min..max",
+    "rank-ignores-item": "a highest or lowest whose 'by' does not read the item: it always picks the first",
     # given by the setup audit (compiler/audit.py), which plays the setup: the linter only reads the rules
     "setup-move-short": "a move or deal of the setup that moved fewer cards than it names (the setup played once)",
 }
@@ -141,6 +142,7 @@ class Linter:
         self.score_never_changes()
         self.stats_never_vary()
         self.rows_outside_players()
+        self.ranks_ignoring_the_item()
         return sorted(self.out, key=lambda d: (d.pos.file, d.pos.line, d.pos.col, d.code))
 
     # ---- helpers ----
@@ -489,6 +491,19 @@ class Linter:
                       f"stat '{stat.name}' never varies: it uses no zone, no variable and not the turn, only "
                       "numbers, parameters, players and seats, so every game reports the same value",
                       "report what happened in the game, e.g. count(won) or count(hand) == 0, or remove the stat")
+
+    def ranks_ignoring_the_item(self) -> None:
+        """rank-ignores-item: highest/lowest ranking by a number that is the same for every item."""
+        for x in nodes(self.everything()):
+            if not (isinstance(x, ir.Func) and x.name in ("highest", "lowest") and x.args[0].by is not None):
+                continue
+            g = x.args[0]
+            if any(isinstance(y, ir.Local) and y.slot == g.slot for y in exprs(g.by)):
+                continue
+            self.warn(g.by.pos, "rank-ignores-item",
+                      f"{x.name}(...) always picks the first item: what it ranks by does not use the item, so "
+                      "every item ties", f"rank by something of the item, e.g. {x.name}(p for p in seats by "
+                      "count(won(p))); for the first item, write first(...)")
 
     def changes(self, expr, fixed: frozenset) -> bool:
         """Whether expr depends on something that changes during play (fixed: names known not to)."""

@@ -134,6 +134,9 @@ class _ToNodes(Transformer):
     def generator(self, meta, expr, var, iterable, cond):
         return [S.Gen(expr, str(var), iterable, cond, at=_at(meta))]
 
+    def ranked(self, meta, expr, var, iterable, cond, key):
+        return [S.Gen(expr, str(var), iterable, cond, key, at=_at(meta))]
+
     def number(self, meta, tok):
         return S.Num(int(tok), at=_tok_at(tok))
 
@@ -297,7 +300,7 @@ class _Syntax:
                                   "'x not in list' tests membership; to negate a condition, write not before it")
         if "_IN" in expected and len(expected) > 1 and self.kind != "for" and self.opener("_IN") is None:
             expected = expected - {"_IN"}           # 'in' here is the operator (x in list), not a loop's
-        for check in (self.statement_start, self.generator, self.double_equal, self.call_arguments, self.deal_to_player,
+        for check in (self.statement_start, self.generator, self.by_without_for, self.double_equal, self.call_arguments, self.deal_to_player,
                       self.misspelt_keyword, self.misspelt_previous, self.comparison, self.missing_value,
                       self.stray_closer, self.unclosed, self.missing_keyword, self.two_values):
             found = check(tok, prev, expected, line, col)
@@ -366,7 +369,14 @@ class _Syntax:
         if tok.type != "_FOR" or self.kind == "for":
             return None
         return DSLSyntaxError(line, col, "'... for NAME in LIST' can only stand as the argument of count, sum, min, "
-                              "max, any or all", "e.g. sum(v for v in values if v > 0)")
+                              "max, any, all, highest or lowest", "e.g. sum(v for v in values if v > 0)")
+
+    def by_without_for(self, tok, prev, expected, line, col):
+        """'highest(p in seats by ...)': the items are named as in any generator, with 'for'."""
+        if tok.type != "_BY" or any(t.type == "_FOR" for t in self.tokens[:-1]):
+            return None
+        return DSLSyntaxError(line, col, "'by' ends a generator: write ITEM for NAME in LIST by NUMBER",
+                              "e.g. highest(p for p in seats by count(won(p)))")
 
     def double_equal(self, tok, prev, expected, line, col):
         if tok.type == "EQUAL" and prev is not None and prev.type == "EQUAL" and prev.end_pos == tok.start_pos:

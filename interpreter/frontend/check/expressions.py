@@ -37,7 +37,7 @@ def list_expr(cx: Context, node, pos, path, scope: Scope):
 @resolver(S.Gen)
 def generator(cx: Context, node, pos, path, scope: Scope):
     """A generator outside an aggregate's parentheses (calls.generator_call checks those)."""
-    cx.error(pos, "a 'for' generator may only stand inside count, sum, min, max, any or all", "syntax",
+    cx.error(pos, "a 'for' generator may only stand inside count, sum, min, max, any, all, highest or lowest", "syntax",
              "e.g. sum(v for v in values if v > 0)")
     raise Unresolved
 
