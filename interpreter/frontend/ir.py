@@ -355,3 +355,4 @@ class Ruleset:
     overrides: dict
     display: dict = field(default_factory=lambda: {"knowledge": "full"})   # how `play` shows a seat's view
     stats: list = field(default_factory=list)      # [Stat] in the order the file gives them
+    lowest_wins: bool = False  # wins: lowest (the lowest score wins; the default is the highest)
