@@ -190,3 +190,21 @@ def test_a_negated_score_where_the_lowest_wins_gives_the_same_winners_and_metric
     assert b["wins_by_seat"] == a["wins_by_seat"] and b["intervals"]["wins_by_seat"] == a["intervals"]["wins_by_seat"]
     assert b["metrics"] == a["metrics"]         # margins, lead changes, decisiveness, comebacks, skill...
     assert b["score"]["mean_by_seat"] == [-m for m in a["score"]["mean_by_seat"]]
+
+
+def test_the_report_and_the_text_summary_say_the_lowest_score_wins(tmp_path, capsys):
+    from interpreter.tools.report.summary import header
+    base, variant = negated_variant(tmp_path)
+    doc = simulate(capsys, variant)
+    assert "the lowest score" in header(doc) and "the lowest score" not in header(simulate(capsys, base))
+    assert main(["simulate", variant, "-n", "3", "--games", "4", "--jobs", "1"]) == 0
+    assert "mean score ± 95 % (lowest wins)" in capsys.readouterr().out
+
+
+def test_the_play_screen_shows_the_running_score_as_written_and_that_the_lowest_wins(write):
+    game = load_game(write(CHOICE))
+    out = io.StringIO()
+    s = Session(game, 2, 3, {}, ask=lambda prompt: "q",
+                console=Console(file=out, width=120, highlight=False, color_system=None))
+    s.show(0, s.program.legal_moves(s.st))
+    assert "· score 0 (lowest wins)" in out.getvalue()
