@@ -49,6 +49,7 @@ def arithmetic(cx: Context, node, pos, path, scope: Scope):
         return ir.Bin(pos, "list", "+", left, right)      # joins two lists
     if node.op == "+" and _zones_together(left, right):
         return ir.Bin(pos, "cards", "+", left, right)     # the cards of both, read as one list
+    cards_with_other(cx, node.op, left, right, pos)
     for side in (left, right):
         expect(cx, side, {"int"}, f"each side of '{node.op}'")
     if node.op in ("/", "%") and isinstance(right, ir.Lit) and right.value == 0 and right.type == "int":
@@ -60,6 +61,24 @@ def _zones_together(left, right) -> bool:
     """`hand + played`: two zones (or sets of cards) joined, one of them possibly of unknown type."""
     types = {left.type, right.type}
     return types <= {"zone", "cards", "any"} and types != {"any"}
+
+
+def cards_with_other(cx: Context, op: str, left, right, pos) -> None:
+    """A zone's cards on one side of an operator that cannot take them: one error, not a follow-on
+    one where the result is used."""
+    cards = next((s for s in (left, right) if s.type in ("zone", "cards")), None)
+    if cards is None:
+        return
+    other = right if cards is left else left
+    if op == "+":
+        cx.error(pos, f"'+' puts zones together (hand + won) or adds numbers, but this joins "
+                 f"{a_type(cards.type)} with {a_type(other.type)}", "type",
+                 "join zones or sets of cards only; for a number of cards, count them first: count(hand) + 1")
+    else:
+        cx.error(pos, f"'{op}' works on numbers, not on {a_type(cards.type)}", "type",
+                 ("to leave cards out, write CARDS where CONDITION; " if op == "-" else "")
+                 + f"for a number of cards, count them first: count(hand) {op} 2")
+    raise Unresolved
 
 
 @resolver(S.Compare)
