@@ -177,15 +177,26 @@ def negated_variant(tmp_path) -> tuple:
     return str(tmp_path / "r_eco.yaml"), str(variant)
 
 
-def simulate(capsys, path) -> dict:
+def simulate(capsys, path, results=None) -> dict:
+    more = ["--results", results] if results else []
     assert main(["simulate", path, "-n", "3", "--games", "24", "--seed", "4", "--track", "--jobs", "1",
-                 "--json"]) == 0
+                 "--json", *more]) == 0
     return json.loads(capsys.readouterr().out)
+
+
+def games_of(path) -> list:
+    with open(path, encoding="utf-8") as fh:
+        return sorted((json.loads(line) for line in fh if line.strip()), key=lambda r: r["game"])
 
 
 def test_a_negated_score_where_the_lowest_wins_gives_the_same_winners_and_metrics_seed_for_seed(tmp_path, capsys):
     base, variant = negated_variant(tmp_path)
-    a, b = simulate(capsys, base), simulate(capsys, variant)
+    a = simulate(capsys, base, str(tmp_path / "a.jsonl"))
+    b = simulate(capsys, variant, str(tmp_path / "b.jsonl"))
+    ga, gb = games_of(tmp_path / "a.jsonl"), games_of(tmp_path / "b.jsonl")
+    assert [g["winners"] for g in gb] == [g["winners"] for g in ga]
+    assert [g["scores"] for g in gb] == [[-x for x in g["scores"]] for g in ga]
+    assert [g["moves"] for g in gb] == [g["moves"] for g in ga]         # the bots played the same games
     assert b["wins"] == "lowest" and "wins" not in a
     assert b["wins_by_seat"] == a["wins_by_seat"] and b["intervals"]["wins_by_seat"] == a["intervals"]["wins_by_seat"]
     assert b["metrics"] == a["metrics"]         # margins, lead changes, decisiveness, comebacks, skill...
