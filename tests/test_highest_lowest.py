@@ -166,3 +166,16 @@ def test_a_trick_taken_by_the_highest_card_plays_replays_and_is_scored(write):
                          ["greedy", "random", "greedy"])
     assert replay(game, record) == record["result"]
     assert sum(record["result"]["scores"]) == 9             # every card played went to a trick's taker
+
+
+@pytest.mark.parametrize("rule, col, message", [
+    ("highest(c for c in hand(0) where colour == 'red' by c.value)", 27, "a 'where' needs brackets"),
+    ("highest(c for c in hand(0) by c.value if c.value > 1)", 38, "'if' comes before 'by' in a generator"),
+    ("highest(p in seats by power(p))", 19, "'by' ends a generator: write ITEM for NAME in LIST by NUMBER")])
+def test_a_generator_written_out_of_order_is_an_error_saying_how_it_is_written(write, rule, col, message):
+    from interpreter.errors import RulesetError
+    path = write(edit(RANKED, "- let smallest_value", f"- let wrong = {rule}\n            - let smallest_value"))
+    with pytest.raises(RulesetError) as err:
+        load_game(path)
+    (diag,) = err.value.diagnostics
+    assert (diag.pos.line, diag.pos.col) == (37, 23 + col) and message in diag.message

@@ -300,7 +300,8 @@ class _Syntax:
                                   "'x not in list' tests membership; to negate a condition, write not before it")
         if "_IN" in expected and len(expected) > 1 and self.kind != "for" and self.opener("_IN") is None:
             expected = expected - {"_IN"}           # 'in' here is the operator (x in list), not a loop's
-        for check in (self.statement_start, self.generator, self.by_without_for, self.double_equal, self.call_arguments, self.deal_to_player,
+        for check in (self.statement_start, self.generator, self.by_without_for, self.generator_order,
+                      self.double_equal, self.call_arguments, self.deal_to_player,
                       self.misspelt_keyword, self.misspelt_previous, self.comparison, self.missing_value,
                       self.stray_closer, self.unclosed, self.missing_keyword, self.two_values):
             found = check(tok, prev, expected, line, col)
@@ -377,6 +378,19 @@ class _Syntax:
             return None
         return DSLSyntaxError(line, col, "'by' ends a generator: write ITEM for NAME in LIST by NUMBER",
                               "e.g. highest(p for p in seats by count(won(p)))")
+
+    def generator_order(self, tok, prev, expected, line, col):
+        """A filtered list without brackets in a generator, or its 'if' after 'by'."""
+        kinds = [t.type for t in self.tokens[:-1]]
+        if "_FOR" not in kinds:
+            return None
+        if tok.type == "_WHERE":
+            return DSLSyntaxError(line, col, "inside a generator, a 'where' needs brackets around the cards it "
+                                  "filters", "e.g. count(c for c in (hand where colour == 'red') if c.value > 1)")
+        if tok.type == "_IF" and "_BY" in kinds[len(kinds) - kinds[::-1].index("_FOR"):]:
+            return DSLSyntaxError(line, col, "'if' comes before 'by' in a generator",
+                                  "it is written ITEM for NAME in LIST if CONDITION by NUMBER")
+        return None
 
     def double_equal(self, tok, prev, expected, line, col):
         if tok.type == "EQUAL" and prev is not None and prev.type == "EQUAL" and prev.end_pos == tok.start_pos:
