@@ -140,3 +140,10 @@ def test_a_count_of_zones_joined_reads_no_face_but_a_value_of_them_reads_both(ma
     hand0, won0 = p.zone_names.index("hand(0)"), p.zone_names.index("won(0)")
     assert reads.faces(total, 0) == {hand0, won0}
     assert not reads.known_to(total, 0, 1)      # seat 1 does not see seat 0's hand
+
+
+def test_a_count_of_zones_joined_adds_their_sizes_without_joining_them(make):
+    p = make(TOGETHER)
+    slot = p.rules.slots.index("n_mine")
+    line = next(x.strip() for x in p.source.splitlines() if x.strip().startswith(f"V[{slot}] = "))
+    assert line.count("len(") == 2 and " + Z[" not in line

@@ -218,6 +218,8 @@ class CodeGen:
                 return "(" + " + ".join(f"(1 if {c} else 0)" if c else "1" for c, _ in parts) + ")" if parts else "0"
             v, it, cond, _ = self.gen_parts(a, env)
             return f"sum(1 for {v} in {it}" + (f" if {cond})" if cond else ")")
+        if isinstance(a, ir.Bin) and a.type == "cards" and {a.left.type, a.right.type} <= {"zone", "cards"}:
+            return f"({self.gf_count(e, env, a.left)} + {self.gf_count(e, env, a.right)})"   # no joined list
         table = self.count_table(a)
         if table is not None:       # true/false per card, summed: no list of the cards is made
             return f"sum(map({self.k(table)}.__getitem__, {self.x(a.cards, env)}))"
