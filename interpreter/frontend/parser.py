@@ -300,8 +300,7 @@ class _Syntax:
                                   "'x not in list' tests membership; to negate a condition, write not before it")
         if "_IN" in expected and len(expected) > 1 and self.kind != "for" and self.opener("_IN") is None:
             expected = expected - {"_IN"}           # 'in' here is the operator (x in list), not a loop's
-        for check in (self.statement_start, self.generator, self.by_without_for, self.generator_order,
-                      self.double_equal, self.call_arguments, self.deal_to_player,
+        for check in (self.statement_start, self.generator, self.double_equal, self.call_arguments, self.deal_to_player,
                       self.misspelt_keyword, self.misspelt_previous, self.comparison, self.missing_value,
                       self.stray_closer, self.unclosed, self.missing_keyword, self.two_values):
             found = check(tok, prev, expected, line, col)
@@ -367,19 +366,20 @@ class _Syntax:
                               "pass values to a procedure in vars or with let before the call")
 
     def generator(self, tok, prev, expected, line, col):
+        """A generator where none may stand, or one written out of order."""
         if tok.type != "_FOR" or self.kind == "for":
-            return None
+            return self.by_without_for(tok, line, col) or self.generator_order(tok, line, col)
         return DSLSyntaxError(line, col, "'... for NAME in LIST' can only stand as the argument of count, sum, min, "
                               "max, any, all, highest or lowest", "e.g. sum(v for v in values if v > 0)")
 
-    def by_without_for(self, tok, prev, expected, line, col):
+    def by_without_for(self, tok, line, col):
         """'highest(p in seats by ...)': the items are named as in any generator, with 'for'."""
         if tok.type != "_BY" or any(t.type == "_FOR" for t in self.tokens[:-1]):
             return None
         return DSLSyntaxError(line, col, "'by' ends a generator: write ITEM for NAME in LIST by NUMBER",
                               "e.g. highest(p for p in seats by count(won(p)))")
 
-    def generator_order(self, tok, prev, expected, line, col):
+    def generator_order(self, tok, line, col):
         """A filtered list without brackets in a generator, or its 'if' after 'by'."""
         kinds = [t.type for t in self.tokens[:-1]]
         if "_FOR" not in kinds:
