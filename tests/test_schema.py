@@ -173,7 +173,7 @@ def test_the_walk_finds_a_key_without_a_description():
 def test_closed_sets_are_enums_with_a_word_for_each_value():
     root = load_schema()
     enums = {where: node for where, node, _ in _schema_nodes(root) if "enum" in node}
-    assert {where.rsplit("/", 1)[-1] for where in enums} == {"owner", "visible", "knowledge", "per"}
+    assert {where.rsplit("/", 1)[-1] for where in enums} == {"owner", "visible", "knowledge", "per", "wins"}
     for where, node in enums.items():
         assert len(node["enumDescriptions"]) == len(node["enum"]), where
         assert all(isinstance(text, str) and text for text in node["enumDescriptions"]), where

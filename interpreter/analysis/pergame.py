@@ -22,14 +22,16 @@ def shared_win(record: dict) -> bool:
 
 
 def margin(record: dict) -> float:
-    """The winners' score minus the best score among the seats that did not win (0 when every seat won)."""
+    """How far the winners' score is from the nearest score of a seat that did not win (0 when every
+    seat won): the winners' score minus the best other one, whether the highest or the lowest wins."""
     scores, winners = record["scores"], set(record["winners"])
     losers = [s for k, s in enumerate(scores) if k not in winners]
     if not winners:
         return None
     if not losers:
         return 0
-    return max(scores[k] for k in winners) - max(losers)
+    best = max(scores[k] for k in winners)      # the winners share one score (a tie-break may part them)
+    return min(abs(best - s) for s in losers)
 
 
 def leader(scores: list):

@@ -218,6 +218,8 @@ class CodeGen:
                 return "(" + " + ".join(f"(1 if {c} else 0)" if c else "1" for c, _ in parts) + ")" if parts else "0"
             v, it, cond, _ = self.gen_parts(a, env)
             return f"sum(1 for {v} in {it}" + (f" if {cond})" if cond else ")")
+        if isinstance(a, ir.Bin) and a.type == "cards" and {a.left.type, a.right.type} <= {"zone", "cards"}:
+            return f"({self.gf_count(e, env, a.left)} + {self.gf_count(e, env, a.right)})"   # no joined list
         table = self.count_table(a)
         if table is not None:       # true/false per card, summed: no list of the cards is made
             return f"sum(map({self.k(table)}.__getitem__, {self.x(a.cards, env)}))"
@@ -334,6 +336,22 @@ class CodeGen:
             return f"{fn}(" + ", ".join(self.x(a, env) for a in args) + ")"
         return f"{fn}({self.seq(args[0], env)}, default=0)"
 
+    def gf_highest(self, e, env, g):
+        return self.ranked("max", e, g, env)
+
+    def gf_lowest(self, e, env, g):
+        return self.ranked("min", e, g, env)
+
+    def ranked(self, fn, e, g: ir.Gen, env) -> str:
+        """highest/lowest: the item (as the generator's value) whose `by` number is largest or
+        smallest, the first such in the list's order (Python's max and min keep the first)."""
+        v, it, cond, inner = self.gen_parts(g, env)
+        pairs = f"[({self.x(g.by, inner)}, {v}) for {v} in {it}" + (f" if {cond}]" if cond else "]")
+        picked = f"_h.ranked({fn}, {pairs}, {self.k(e.pos)}, {e.name!r}, {cond is not None})"
+        if isinstance(g.expr, ir.Local) and g.expr.slot == g.slot:
+            return picked       # the item itself: no value to work out from it
+        return f"(lambda {v}: {self.x(g.expr, inner)})({picked})"
+
     def gf_any(self, e, env, a):
         return self.logical("any", " or ", a, env)
 
@@ -401,6 +419,15 @@ class CodeGen:
         picks = [(s + by) % n for s in range(n)]
         return str(picks[int(src)]) if how == "const" else f"{self.seat_table(picks, a.pos)}[{src}]"
 
+    def gf_seats_from(self, e, env, a):
+        """Every seat once, in turn order, from seat a on."""
+        n, src = self.layout.players, self.seat_src(a, env)
+        twice = self.k(list(range(n)) * 2)      # the seats round the table twice: a slice of n from a
+        if _plain_read(src):
+            return f"{twice}[{src}:{src} + {n}]"
+        s = self.fresh("s")
+        return f"(lambda {s}: {twice}[{s}:{s} + {n}])({src})"
+
     def gf_numbers(self, e, env, *args):
         lo, hi = ("1", self.x(args[0], env)) if len(args) == 1 else (self.x(args[0], env), self.x(args[1], env))
         return f"_h.numbers({lo}, {hi}, {self.k(e.pos)}, {self.limits.items})"
@@ -433,6 +460,8 @@ class CodeGen:
         if self.plain(e):
             return self.chain(e, env, lambda x: self.plain(x) and _GROUP[x.op] == _GROUP[e.op])
         a, b = self.x(e.left, env), self.x(e.right, env)
+        if e.type == "cards" and {e.left.type, e.right.type} <= {"zone", "cards"}:
+            return f"({a} + {b})"       # zones together: two lists of cards, never longer than the deck
         if e.op == "+" or e.op == "*":
             fn = "join" if e.op == "+" else "multiply"
             return f"_h.{fn}({a}, {b}, {self.k(e.pos)}" + (f", {self.limits.items})" if e.op == "+" else ")")

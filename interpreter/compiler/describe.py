@@ -63,7 +63,8 @@ class Writer:
     def w_Gen(self, e):
         cond = f" if {self.x(e.cond, 2)}" if e.cond is not None else ""
         name = self.slots[e.slot] if 0 <= e.slot < len(self.slots) else "it"
-        return f"{self.x(e.expr)} for {name} in {self.x(e.iterable, 6)}{cond}", 0
+        by = f" by {self.x(e.by)}" if e.by is not None else ""
+        return f"{self.x(e.expr)} for {name} in {self.x(e.iterable, 6)}{cond}{by}", 0
 
     def w_ListLit(self, e):
         return f"[{', '.join(self.x(a) for a in e.items)}]", 10

@@ -44,17 +44,25 @@ class Reads:
         if not isinstance(e, ir.Expr):
             return
         if isinstance(e, ir.Func) and e.name == "count" and len(e.args) == 1 and _sized(e.args[0]):
-            arg = e.args[0]
-            while isinstance(arg, ir.TopN):     # the size is public; how many, and which zone, may read more
-                self.walk(arg.count, seat, out, calls)
-                arg = arg.cards
-            self.walk_parts(arg, seat, out, calls)
+            self.walk_sizes(e.args[0], seat, out, calls)
             return
         if isinstance(e, ir.ZoneRef):
             out.update(self.zones(e, seat))
         if isinstance(e, ir.UserCall) and e.fn.name not in calls and e.fn.body is not None:
             self.walk(e.fn.body, seat, out, calls | {e.fn.name})
         self.walk_parts(e, seat, out, calls)
+
+    def walk_sizes(self, arg, seat: int, out: set, calls: frozenset) -> None:
+        """What counting the cards of arg reads: not their faces (a size is public), but how many
+        `top N of` takes and which zone a seat or an index names may read more."""
+        if isinstance(arg, ir.Bin):             # zones together: the sizes of both
+            self.walk_sizes(arg.left, seat, out, calls)
+            self.walk_sizes(arg.right, seat, out, calls)
+            return
+        while isinstance(arg, ir.TopN):
+            self.walk(arg.count, seat, out, calls)
+            arg = arg.cards
+        self.walk_parts(arg, seat, out, calls)
 
     def walk_parts(self, e, seat: int, out: set, calls: frozenset) -> None:
         for f in dataclasses.fields(e):
@@ -98,8 +106,10 @@ class Reads:
 _UNKNOWN = object()
 
 
-def _sized(e):
-    """The zone reference whose size `count(e)` is, when that is all it reads (else None)."""
+def _sized(e) -> bool:
+    """Whether `count(e)` reads only sizes: of a zone, its top N, or zones joined with '+'."""
+    if isinstance(e, ir.Bin) and e.op == "+" and e.type == "cards":
+        return _sized(e.left) and _sized(e.right)
     while isinstance(e, ir.TopN):
         e = e.cards
-    return e if isinstance(e, ir.ZoneRef) else None
+    return isinstance(e, ir.ZoneRef)

@@ -117,6 +117,7 @@ class Gen(Expr):
     slot: int
     iterable: Expr
     cond: Any
+    by: Any = None             # highest/lowest: the number each item is ranked by
 
 
 @dataclass(eq=False)
@@ -354,3 +355,4 @@ class Ruleset:
     overrides: dict
     display: dict = field(default_factory=lambda: {"knowledge": "full"})   # how `play` shows a seat's view
     stats: list = field(default_factory=list)      # [Stat] in the order the file gives them
+    lowest_wins: bool = False  # wins: lowest (the lowest score wins; the default is the highest)

@@ -26,6 +26,8 @@ CODES = {
     "score-never-changes": "a score that uses nothing that changes during play (only numbers and parameters)",
     "stat-never-varies": "a stat that uses nothing that changes during play: every game reports the same value",
     "row-outside-players": "a by_players row for a player count outside players min..max",
+    "rank-ignores-item": "a highest or lowest whose 'by' does not read the item: it always picks the first",
+    "zone-joined-with-itself": "zones together with one zone twice (hand + hand): each of its cards counts twice",
     # given by the setup audit (compiler/audit.py), which plays the setup: the linter only reads the rules
     "setup-move-short": "a move or deal of the setup that moved fewer cards than it names (the setup played once)",
 }
@@ -141,6 +143,8 @@ class Linter:
         self.score_never_changes()
         self.stats_never_vary()
         self.rows_outside_players()
+        self.ranks_ignoring_the_item()
+        self.zones_joined_with_themselves()
         return sorted(self.out, key=lambda d: (d.pos.file, d.pos.line, d.pos.col, d.code))
 
     # ---- helpers ----
@@ -490,6 +494,34 @@ class Linter:
                       "numbers, parameters, players and seats, so every game reports the same value",
                       "report what happened in the game, e.g. count(won) or count(hand) == 0, or remove the stat")
 
+    def ranks_ignoring_the_item(self) -> None:
+        """rank-ignores-item: highest/lowest ranking by a number that is the same for every item."""
+        for x in nodes(self.everything()):
+            if not (isinstance(x, ir.Func) and x.name in ("highest", "lowest") and x.args[0].by is not None):
+                continue
+            g = x.args[0]
+            if any(isinstance(y, ir.Local) and y.slot == g.slot for y in exprs(g.by)):
+                continue
+            self.warn(g.by.pos, "rank-ignores-item",
+                      f"{x.name}(...) always picks the first item: what it ranks by does not use the item, so "
+                      "every item ties", f"rank by something of the item, e.g. {x.name}(p for p in seats by "
+                      "count(won(p))); for the first item, write first(...)")
+
+    def zones_joined_with_themselves(self) -> None:
+        """zone-joined-with-itself: `hand + won + hand`, one zone (same owner, same index) twice."""
+        for x in nodes(self.everything()):
+            if not (isinstance(x, ir.Bin) and x.type == "cards" and isinstance(x.right, ir.ZoneRef)):
+                continue
+            left = x.left
+            while isinstance(left, ir.Bin) and left.type == "cards" and not _same_zone(left.right, x.right):
+                left = left.left
+            if _same_zone(left.right if isinstance(left, ir.Bin) else left, x.right):
+                name = x.right.decl.name
+                self.warn(x.right.pos, "zone-joined-with-itself",
+                          f"zone '{name}' is joined with itself, so each of its cards counts twice",
+                          "join each zone once" + (f"; for another seat's {name}, name the seat, e.g. "
+                                                   f"{name}(next(me))" if x.right.decl.per_player else ""))
+
     def changes(self, expr, fixed: frozenset) -> bool:
         """Whether expr depends on something that changes during play (fixed: names known not to)."""
         fixed = fixed | {x.slot for x in exprs(expr) if isinstance(x, ir.Gen)}
@@ -509,6 +541,24 @@ class Linter:
             if isinstance(x, ir.Lit) and x.type == "any" and x.value is None:
                 return True         # not known: it may change
         return False
+
+
+def _same_zone(a, b) -> bool:
+    """Whether two zone references name the same zone in every game: the same zone, and the same
+    seat and index written as the same literal or built-in name (or none)."""
+    def key(e, default=None):
+        if e is None:
+            return default
+        if isinstance(e, ir.Lit):
+            return ("lit", repr(e.value))
+        if isinstance(e, ir.Builtin):
+            return ("name", e.name)
+        if isinstance(e, ir.Local):
+            return ("local", e.slot)
+        return ("other", id(e))         # worked out while playing: never taken for the same
+    me = ("name", "me")                 # a player's zone written without a seat is me's
+    return isinstance(a, ir.ZoneRef) and isinstance(b, ir.ZoneRef) and a.decl is b.decl and \
+        key(a.owner, me) == key(b.owner, me) and key(a.index) == key(b.index)
 
 
 def lint(rules: ir.Ruleset, doc=None) -> list:

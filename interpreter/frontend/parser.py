@@ -134,6 +134,9 @@ class _ToNodes(Transformer):
     def generator(self, meta, expr, var, iterable, cond):
         return [S.Gen(expr, str(var), iterable, cond, at=_at(meta))]
 
+    def ranked(self, meta, expr, var, iterable, cond, key):
+        return [S.Gen(expr, str(var), iterable, cond, key, at=_at(meta))]
+
     def number(self, meta, tok):
         return S.Num(int(tok), at=_tok_at(tok))
 
@@ -363,10 +366,31 @@ class _Syntax:
                               "pass values to a procedure in vars or with let before the call")
 
     def generator(self, tok, prev, expected, line, col):
+        """A generator where none may stand, or one written out of order."""
         if tok.type != "_FOR" or self.kind == "for":
-            return None
+            return self.by_without_for(tok, line, col) or self.generator_order(tok, line, col)
         return DSLSyntaxError(line, col, "'... for NAME in LIST' can only stand as the argument of count, sum, min, "
-                              "max, any or all", "e.g. sum(v for v in values if v > 0)")
+                              "max, any, all, highest or lowest", "e.g. sum(v for v in values if v > 0)")
+
+    def by_without_for(self, tok, line, col):
+        """'highest(p in seats by ...)': the items are named as in any generator, with 'for'."""
+        if tok.type != "_BY" or any(t.type == "_FOR" for t in self.tokens[:-1]):
+            return None
+        return DSLSyntaxError(line, col, "'by' ends a generator: write ITEM for NAME in LIST by NUMBER",
+                              "e.g. highest(p for p in seats by count(won(p)))")
+
+    def generator_order(self, tok, line, col):
+        """A filtered list without brackets in a generator, or its 'if' after 'by'."""
+        kinds = [t.type for t in self.tokens[:-1]]
+        if "_FOR" not in kinds:
+            return None
+        if tok.type == "_WHERE":
+            return DSLSyntaxError(line, col, "inside a generator, a 'where' needs brackets around the cards it "
+                                  "filters", "e.g. count(c for c in (hand where colour == 'red') if c.value > 1)")
+        if tok.type == "_IF" and "_BY" in kinds[len(kinds) - kinds[::-1].index("_FOR"):]:
+            return DSLSyntaxError(line, col, "'if' comes before 'by' in a generator",
+                                  "it is written ITEM for NAME in LIST if CONDITION by NUMBER")
+        return None
 
     def double_equal(self, tok, prev, expected, line, col):
         if tok.type == "EQUAL" and prev is not None and prev.type == "EQUAL" and prev.end_pos == tok.start_pos:

@@ -67,12 +67,14 @@ class Call(Node):
 
 @dataclass(frozen=True)
 class Gen(Node):
-    """`expr for var in iterable [if cond]`, only as the argument of an aggregate."""
+    """`expr for var in iterable [if cond] [by key]`, only as the argument of an aggregate (with
+    `by`: of highest or lowest)."""
 
     expr: Node
     var: str
     iterable: Node
     cond: Node | None
+    by: Node | None = None
 
 
 @dataclass(frozen=True)

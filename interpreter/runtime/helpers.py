@@ -2,8 +2,12 @@
 that are closures rather than generated text (the `alike` check)."""
 from __future__ import annotations
 
+import operator
+
 from ..errors import RuleRuntimeError
 from .decisions import show
+
+_RANK = operator.itemgetter(0)     # a (number, item) pair is ranked by its number alone
 
 MAX_INT_BITS = 4096      # a number squared again and again would grow without bound
 
@@ -107,6 +111,16 @@ class Helpers:
     @staticmethod
     def bottom(xs, n):
         return xs[:n] if n > 0 else []
+
+    @staticmethod
+    def ranked(fn, pairs, pos, name, filtered):
+        """The item of (number, item) pairs with the largest (fn=max) or smallest (min) number, the
+        first such; an empty list has none, which is an error at the rule."""
+        if not pairs:
+            why = "no item of its list passes its 'if'" if filtered else "its list is empty"
+            raise RuleRuntimeError(pos, f"{name}(...) has no item to pick: {why}; test first that there is "
+                                   f"one, e.g. if count(...) > 0 then {name}(...) else ...")
+        return fn(pairs, key=_RANK)[1]
 
     @staticmethod
     def at(xs, i, pos):

@@ -223,15 +223,20 @@ class Program:
         return self.as_seat(st, seat, self.score_fn, self.rules.score.pos)
 
     def evaluate(self, st: E.State, seat: int):
-        """The ruleset's bot evaluation for a seat (its score when none is given)."""
+        """The ruleset's bot evaluation for a seat, higher being better: bots.eval, else its score
+        (negated when the lowest score wins)."""
         if self.eval_fn is None:
-            return self.score(st, seat)
+            return self.as_seat(st, seat, self.standing_fn, self.rules.score.pos)
         return self.as_seat(st, seat, self.eval_fn, self.rules.bot_eval.pos)
+
+    def standing_fn(self, st: E.State, c):
+        """The score as a standing: the larger leads (the score itself, or its negation when the lowest wins)."""
+        return -self.score_fn(st, c) if self.rules.lowest_wins else self.score_fn(st, c)
 
     def evaluations(self, st: E.State) -> list:
         """Every seat's bot evaluation, in seat order, in one call (what a bot's margin reads)."""
         if self.eval_fn is None:
-            fn, pos = self.score_fn, self.rules.score.pos
+            fn, pos = (self.standing_fn if self.rules.lowest_wins else self.score_fn), self.rules.score.pos
         else:
             fn, pos = self.eval_fn, self.rules.bot_eval.pos
         keep = st.me
@@ -247,11 +252,12 @@ class Program:
         return out
 
     def ranking_key(self, st: E.State, seat: int) -> tuple:
-        """The score, then every tie-break, signed so that the larger key ranks higher."""
+        """The score (negated when the lowest wins), then every tie-break, signed so that the larger
+        key ranks higher."""
         return self.as_seat(st, seat, self.ranking_fn, self.rules.score.pos)
 
     def ranking_fn(self, st: E.State, c) -> tuple:
-        return (self.score_fn(st, c),) + tuple(sign * f(st, c) for sign, f in self.tiebreak_fns)
+        return (self.standing_fn(st, c),) + tuple(sign * f(st, c) for sign, f in self.tiebreak_fns)
 
     def as_seat(self, st: E.State, seat: int, fn, pos):
         """fn(st) worked out as `seat` sees it (`me` is that seat); an error names the rule, else pos."""
@@ -268,7 +274,8 @@ class Program:
         """Scores and winners: best score, then the tie-break chain; still tied, all win."""
         keys = [self.ranking_key(st, p) for p in range(self.players)]
         best = max(keys)
-        return {"scores": [k[0] for k in keys], "winners": [p for p, k in enumerate(keys) if k == best],
+        sign = -1 if self.rules.lowest_wins else 1
+        return {"scores": [sign * k[0] for k in keys], "winners": [p for p, k in enumerate(keys) if k == best],
                 "turns": st.turn, "moves": st.moves}
 
     def function(self, expr):

@@ -105,7 +105,8 @@ def cmd_validate(args) -> int:
         return status
     rules = game.rules
     more = f", {plural(len(warnings), 'warning')}" if warnings else ""
-    out(f"{args.ruleset}: ok ({game.name}, {players_text(rules.min_players, rules.max_players)}){more}")
+    lowest = ", the lowest score wins" if rules.lowest_wins else ""
+    out(f"{args.ruleset}: ok ({game.name}, {players_text(rules.min_players, rules.max_players)}{lowest}){more}")
     return 0
 
 

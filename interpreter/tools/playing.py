@@ -51,8 +51,11 @@ def failed_in_game(exc: RuleRuntimeError, game: Game, players: int, seed: int, g
 
 def run_meta(game: Game, players: int, seed: int) -> dict:
     """What every line of a results file says about the run it belongs to."""
-    return {"ruleset": game.path, "name": game.name, "sha256": game.sha256, "players": players,
+    meta = {"ruleset": game.path, "name": game.name, "sha256": game.sha256, "players": players,
             "seed": seed, "overrides": dict(game.overrides)}
+    if game.rules.lowest_wins:          # said only when it is so: other runs' lines stay as they were
+        meta["wins"] = "lowest"
+    return meta
 
 
 def play_one(game: Game, players: int, seed: int, g: int, bot_names: list, track: bool = False,

@@ -87,6 +87,8 @@ def summary_of(meta: dict, players: int, seed: int, bot_names: list, tally: Tall
     """Today's numbers (unchanged) and, next to them, intervals, the balance metrics and the timing."""
     doc = {"ruleset": meta["ruleset"], "name": meta["name"], "overrides": dict(meta["overrides"]),
            "players": players, "games": tally.games, "seed": seed, "bots": list(bot_names)}
+    if meta.get("wins") == "lowest":
+        doc["wins"] = "lowest"
     numbers = tally.summary(points)
     doc.update({key: numbers.pop(key) for key in ("turns", "moves", "score", "wins_by_seat")})
     doc["seconds"] = timing["seconds"] if timing else None

@@ -66,7 +66,8 @@ def seat_table(doc: dict) -> Table:
     iv = doc["intervals"]
     table = Table(title=Text(f"{doc['name']}: {doc['games']} games, {doc['players']} players, seed {doc['seed']}"
                              + "".join(f", {k}={v}" for k, v in doc["overrides"].items())))
-    for name, justify in (("seat", "right"), ("bot", "left"), ("mean score ± 95 %", "right"), ("sd", "right"),
+    score = "mean score ± 95 % (lowest wins)" if doc.get("wins") == "lowest" else "mean score ± 95 %"
+    for name, justify in (("seat", "right"), ("bot", "left"), (score, "right"), ("sd", "right"),
                           ("win share ± 95 %", "right")):
         table.add_column(name, justify=justify)
     for k in range(doc["players"]):

@@ -13,7 +13,7 @@ from .context import Context, Scope, Unresolved
 from .names import family_without_index
 from .resolve import resolve, resolver
 from .types import attr_type, elem_type, expect
-from .vocabulary import AGGREGATES, ARITY, FUNCTIONS, RESULT
+from .vocabulary import AGGREGATES, ARITY, FUNCTIONS, RANKED, RESULT
 from .words import a_type
 
 
@@ -86,7 +86,13 @@ def builtin_call(cx: Context, fn, node, pos, path, scope: Scope):
     """A built-in function with its arguments checked."""
     args = node.args
     if len(args) == 1 and isinstance(args[0], S.Gen):
+        if args[0].by is not None or fn in RANKED:
+            return ranked_call(cx, fn, args[0], pos, path, scope)
         return generator_call(cx, fn, args[0], pos, path, scope)
+    if fn in RANKED:
+        cx.error(pos, f"{fn} picks an item of a list by a number: it takes 'ITEM for NAME in LIST by NUMBER'",
+                 "type", f"e.g. {fn}(p for p in seats by count(won(p))), or {fn}(c for c in hand by c.value)")
+        raise Unresolved
     rargs = tuple(resolve(cx, a, path, scope) for a in args)
     if fn == "numbers":     # numbers(n) = 1..n, numbers(a, b) = a..b, both ends included
         if len(rargs) not in (1, 2):
@@ -119,7 +125,7 @@ def builtin_call(cx: Context, fn, node, pos, path, scope: Scope):
     elif fn in ("first", "last"):
         expect(cx, a, {"list", "cards", "zone"}, f"the argument of {fn}")
         return ir.Func(pos, elem_type(cx, a), fn, rargs)
-    elif fn in ("next", "prev"):
+    elif fn in ("next", "prev", "seats_from"):
         expect(cx, a, {"player"}, f"the argument of {fn}")
     elif fn == "reversed":
         expect(cx, a, {"list", "cards", "zone"}, "the argument of reversed")
@@ -135,24 +141,57 @@ def generator_call(cx: Context, fn, gen, pos, path, scope: Scope):
     """`fn(expr for x in list if cond)`, for the aggregates only."""
     if fn not in AGGREGATES:
         cx.error(pos, f"'{fn}' does not take a 'for' generator", "type",
-                 "only count, sum, min, max, any and all do")
+                 "only count, sum, min, max, any, all, highest and lowest do")
         raise Unresolved
-    gpath_pos = cx.at(path, gen)
-    iterable = resolve(cx, gen.iterable, path, scope)
-    expect(cx, iterable, {"list", "cards", "zone"}, "what a generator goes over")
-    where = cx.find(path, gen, r"\bfor\s+(" + re.escape(gen.var) + r")\b")
-    slot = cx.bind(gen.var, elem_type(cx, iterable), where)
-    expr = resolve(cx, gen.expr, path, scope)
+    iterable, slot, expr = generator_parts(cx, gen, path, scope)
     if fn in ("sum", "min", "max"):
         expect(cx, expr, {"int"}, f"each value {fn} goes over")
         numeric_attr(cx, fn, expr)
     elif fn in ("any", "all"):
         expect(cx, expr, {"bool"}, f"each value {fn} tests")
+    cond = generator_condition(cx, gen, path, scope)
+    g = ir.Gen(cx.at(path, gen), "list", expr, slot, iterable, cond)
+    return ir.Func(pos, RESULT[fn], fn, (g,))
+
+
+def ranked_call(cx: Context, fn, gen, pos, path, scope: Scope):
+    """`highest(item for x in list [if cond] by number)`: the item whose number is largest (lowest:
+    smallest), the first such in the list's order; its type is the item's."""
+    if fn not in RANKED:
+        other = "highest" if fn == "max" else "lowest" if fn == "min" else "highest or lowest"
+        cx.error(cx.find(path, gen, r"\b(by)\b"), f"'by' ranks the items of highest and lowest, not of {fn}",
+                 "type", f"to get the item with the {'smallest' if fn == 'min' else 'largest'} number, write "
+                 f"{other}(... for ... in ... by ...); {fn}(...) without 'by' gives the value itself"
+                 if fn in ("min", "max") else f"remove 'by ...', or write {other}(... by ...)")
+        raise Unresolved
+    if gen.by is None:
+        cx.error(pos, f"{fn} needs 'by' and the number each item is ranked by", "type",
+                 f"e.g. {fn}(p for p in seats by count(won(p)))")
+        raise Unresolved
+    iterable, slot, expr = generator_parts(cx, gen, path, scope)
+    cond = generator_condition(cx, gen, path, scope)
+    key = resolve(cx, gen.by, path, scope)
+    if expect(cx, key, {"int"}, f"what {fn} ranks by (after 'by')"):
+        numeric_attr(cx, fn, key)
+    g = ir.Gen(cx.at(path, gen), "list", expr, slot, iterable, cond, key)
+    return ir.Func(pos, expr.type, fn, (g,))
+
+
+def generator_parts(cx: Context, gen, path, scope: Scope):
+    """(the list, the slot of the loop name, the value per item) of a generator."""
+    iterable = resolve(cx, gen.iterable, path, scope)
+    expect(cx, iterable, {"list", "cards", "zone"}, "what a generator goes over")
+    where = cx.find(path, gen, r"\bfor\s+(" + re.escape(gen.var) + r")\b")
+    slot = cx.bind(gen.var, elem_type(cx, iterable), where)
+    return iterable, slot, resolve(cx, gen.expr, path, scope)
+
+
+def generator_condition(cx: Context, gen, path, scope: Scope):
+    """The condition after 'if' of a generator, checked; None without one."""
     cond = resolve(cx, gen.cond, path, scope) if gen.cond is not None else None
     if cond is not None:
         expect(cx, cond, {"bool"}, "the condition after 'if'")
-    g = ir.Gen(gpath_pos, "list", expr, slot, iterable, cond)
-    return ir.Func(pos, RESULT[fn], fn, (g,))
+    return cond
 
 
 def numeric_attr(cx: Context, fn: str, expr) -> None:

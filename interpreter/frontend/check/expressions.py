@@ -37,7 +37,7 @@ def list_expr(cx: Context, node, pos, path, scope: Scope):
 @resolver(S.Gen)
 def generator(cx: Context, node, pos, path, scope: Scope):
     """A generator outside an aggregate's parentheses (calls.generator_call checks those)."""
-    cx.error(pos, "a 'for' generator may only stand inside count, sum, min, max, any or all", "syntax",
+    cx.error(pos, "a 'for' generator may only stand inside count, sum, min, max, any, all, highest or lowest", "syntax",
              "e.g. sum(v for v in values if v > 0)")
     raise Unresolved
 
@@ -47,11 +47,38 @@ def arithmetic(cx: Context, node, pos, path, scope: Scope):
     left, right = resolve(cx, node.left, path, scope), resolve(cx, node.right, path, scope)
     if node.op == "+" and {left.type, right.type} in ({"list"}, {"list", "any"}):
         return ir.Bin(pos, "list", "+", left, right)      # joins two lists
+    if node.op == "+" and _zones_together(left, right):
+        return ir.Bin(pos, "cards", "+", left, right)     # the cards of both, read as one list
+    cards_with_other(cx, node.op, left, right, pos)
     for side in (left, right):
         expect(cx, side, {"int"}, f"each side of '{node.op}'")
     if node.op in ("/", "%") and isinstance(right, ir.Lit) and right.value == 0 and right.type == "int":
         cx.error(right.pos, "division by zero", "type", f"'{node.op}' needs a number other than 0 on its right")
     return ir.Bin(pos, "int", node.op, left, right)
+
+
+def _zones_together(left, right) -> bool:
+    """`hand + played`: two zones (or sets of cards) joined, one of them possibly of unknown type."""
+    types = {left.type, right.type}
+    return types <= {"zone", "cards", "any"} and types != {"any"}
+
+
+def cards_with_other(cx: Context, op: str, left, right, pos) -> None:
+    """A zone's cards on one side of an operator that cannot take them: one error, not a follow-on
+    one where the result is used."""
+    cards = next((s for s in (left, right) if s.type in ("zone", "cards")), None)
+    if cards is None:
+        return
+    other = right if cards is left else left
+    if op == "+":
+        cx.error(pos, f"'+' puts zones together (hand + won) or adds numbers, but this joins "
+                 f"{a_type(cards.type)} with {a_type(other.type)}", "type",
+                 "join zones or sets of cards only; for a number of cards, count them first: count(hand) + 1")
+    else:
+        cx.error(pos, f"'{op}' works on numbers, not on {a_type(cards.type)}", "type",
+                 ("to leave cards out, write CARDS where CONDITION; " if op == "-" else "")
+                 + f"for a number of cards, count them first: count(hand) {op} 2")
+    raise Unresolved
 
 
 @resolver(S.Compare)

@@ -57,6 +57,11 @@ def zone_instance(cx: Context, node, path, scope: Scope) -> ir.Expr:
     z = resolve(cx, node, path, scope)
     if isinstance(z, ir.Lit) and z.type == "any":
         return z        # already reported
+    if isinstance(z, ir.Bin) and z.type == "cards":
+        cx.error(z.pos, "zones joined with '+' are their cards to read, not one zone that cards can go to, "
+                 "be shuffled in or dealt from", "type", "name one zone, e.g. hand; to put cards in two zones, "
+                 "write a move for each")
+        return ir.Lit(z.pos, "any", None)
     if not isinstance(z, ir.ZoneRef):
         what = f"'{z.name}', a name for a value" if isinstance(z, ir.Local) else a_type(z.type)
         cx.error(z.pos, f"expected a zone here, but this is {what}", "type",

@@ -31,7 +31,8 @@ def elem_type(cx: Context, expr) -> str:
         kinds = {attr_type(cx, expr.attr)}
     elif isinstance(expr, ir.Func) and expr.name == "reversed":
         return elem_type(cx, expr.args[0])
-    elif isinstance(expr, ir.Builtin) and expr.name == "seats":
+    elif isinstance(expr, ir.Builtin) and expr.name == "seats" or isinstance(expr, ir.Func) and \
+            expr.name == "seats_from":
         return "player"
     elif isinstance(expr, ir.Func) and expr.name == "numbers":
         return "int"

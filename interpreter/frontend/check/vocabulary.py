@@ -11,7 +11,9 @@ from ...errors import Pos
 
 BUILTIN_NAMES = {"current": "player", "me": "player", "players": "int", "seats": "list", "turn": "int"}
 AGGREGATES = {"count", "sum", "min", "max", "any", "all"}
-FUNCTIONS = AGGREGATES | {"first", "last", "reversed", "next", "prev", "abs", "size", "index_of", "numbers"}
+RANKED = {"highest", "lowest"}      # the item of a generator whose `by` number is largest, or smallest
+FUNCTIONS = AGGREGATES | RANKED | {"first", "last", "reversed", "next", "prev", "abs", "size", "index_of", "numbers",
+                                     "seats_from"}
 KEYWORDS = {"move", "to", "shuffle", "deal", "from", "starting", "let", "set", "extra", "turn", "call",
             "end", "game", "where", "top", "bottom", "of", "if", "then", "else", "and", "or", "not", "in",
             "for", "true", "false"}
@@ -21,10 +23,10 @@ MAX_PLAYERS = 32        # every player count is compiled and checked; seats are 
 RANGE_KEY = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+))?\s*$")
 
 ARITY = {"count": 1, "size": 1, "sum": 1, "min": 1, "max": 1, "any": 1, "all": 1, "first": 1, "last": 1,
-         "reversed": 1, "next": 1, "prev": 1, "abs": 1, "index_of": 2}
+         "reversed": 1, "next": 1, "prev": 1, "abs": 1, "index_of": 2, "seats_from": 1}
 RESULT = {"count": "int", "size": "int", "sum": "int", "min": "int", "max": "int", "any": "bool", "all": "bool",
           "first": "any", "last": "any", "reversed": "list", "next": "player", "prev": "player", "abs": "int",
-          "index_of": "int"}
+          "index_of": "int", "seats_from": "list"}
 
 # What == can compare: values of different kinds here are never equal.
 KIND_OF = {"int": "number", "player": "number", "str": "text", "value": "scalar", "bool": "bool", "list": "list",

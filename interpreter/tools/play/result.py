@@ -59,7 +59,7 @@ class Result:
         table = Table(title=Text(f"{self.game.name}: final scores after {result['turns']} turns"))
         table.add_column("seat", justify="right")
         table.add_column("player")
-        table.add_column("score", justify="right")
+        table.add_column("score (lowest wins)" if prog.rules.lowest_wins else "score", justify="right")
         for i, (sign, _) in enumerate(prog.rules.tiebreak, 1):
             table.add_column(f"tie-break {i} ({'most' if sign > 0 else 'fewest'})", justify="right")
         table.add_column("")
@@ -68,10 +68,12 @@ class Result:
             key = prog.ranking_key(st, k)
             tb = [str(sign * x) for (sign, _), x in zip(prog.rules.tiebreak, key[1:])]
             mark = ("shared victory" if shared else "winner") if k in winners else ""
-            table.add_row(str(k), Text(self.who(k)), str(key[0]), *tb, mark)
+            table.add_row(str(k), Text(self.who(k)), str(result["scores"][k]), *tb, mark)
         self.console.print(table)
         for i, (sign, expr) in enumerate(prog.rules.tiebreak, 1):
             self.say(f"tie-break {i}: {'most' if sign > 0 else 'fewest'} {self.display.text(expr)}")
+        if prog.rules.lowest_wins:
+            self.say("the lowest score wins")
         self.show_parts()
         self.show_revealed()
         label = "winner" if not shared else "shared victory"

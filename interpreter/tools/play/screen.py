@@ -257,7 +257,8 @@ class Screen:
             title += f" {STAR} started"
         if seat == v.current:
             title += " · to play"
-        return Rule(Text(f"{title} · score {self.score_text(scores, seat)}"), align="left")
+        lowest = " (lowest wins)" if self.program.rules.lowest_wins else ""
+        return Rule(Text(f"{title} · score {self.score_text(scores, seat)}{lowest}"), align="left")
 
     def table_blocks(self, v, brief: bool, values: list) -> list:
         """The table compact: the grid, families sharing an index list as one table (a line per

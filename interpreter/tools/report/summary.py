@@ -75,6 +75,8 @@ def header(summary: dict) -> str:
             ("games", esc(summary.get("games", "?"))), ("seed", esc(summary.get("seed", "?"))),
             ("overrides", "<br>".join(f"{esc(k)} = {json_value(v)}" for k, v in overrides.items())
              if isinstance(overrides, dict) and overrides else "none")]
+    if summary.get("wins") == "lowest":
+        rows.insert(2, ("wins", "the lowest score"))
     seconds, speed = number(summary.get("seconds")), number(summary.get("games_per_second"))
     if seconds is not None:
         rows.append(("time", f"{seconds:.1f} s" + (f" ({speed:.0f} games/s)" if speed is not None else "")))
