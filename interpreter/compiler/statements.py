@@ -63,7 +63,12 @@ class StatementGen:
         return ["st.ending = True"]
 
     def l_CallS(self, s):
-        return self.lines(self.rules.procedures[s.name]) or ["pass"]
+        return self.bind_arguments(s) + self.lines(self.rules.procedures[s.name]) or ["pass"]
+
+    def bind_arguments(self, s) -> list:
+        """A call's arguments put in its procedure's parameter slots: state data, so a decision inside
+        the procedure pauses, clones and replays with them (no recursion: one slot per parameter)."""
+        return [f"V[{slot}] = {self.gen.x(arg, {})}" for slot, arg in zip(s.slots, s.args)]
 
     def l_StepS(self, s):
         return self.lines(s.body)

@@ -242,6 +242,8 @@ class ExtraS(Stmt):
 @dataclass(eq=False)
 class CallS(Stmt):
     name: str
+    args: tuple = ()           # Expr per parameter, bound to `slots` before the procedure runs
+    slots: tuple = ()
 
 
 @dataclass(eq=False)

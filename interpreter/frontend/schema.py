@@ -266,13 +266,6 @@ def _bad_key(doc: Document, path: Path, error: ValidationError) -> list[Diagnost
         fixed = f"{word}: {written[len(word):].strip()}"
         return [Diagnostic(doc.key_pos(path + (key,)), f"YAML syntax error: missing ':' after '{word}'",
                            "yaml-syntax", f"did you mean '{fixed}'? a key is followed by ': ' and its value")]
-    call = re.match(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*\((.*)\)\s*$", str(key))
-    if path == ("procedures",) and call:
-        name, params = call.groups()
-        return [_diag(doc.key_pos(path + (key,)), f"procedure '{name}' is written with parameters ({params}), "
-                      "but procedures take none", f"write the key as {name} and set what it reads before "
-                      f"the call, e.g. let {params.split(',')[0].strip() or 'x'} = ..., then call {name} "
-                      "(only functions, which give a value, take parameters)")]
     message = f"'{key}' is not a valid key in {_what(doc.data, path)}"
     return [_diag(doc.key_pos(path + (key,)), message, error.schema.get("description", ""))]
 

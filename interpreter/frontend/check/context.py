@@ -51,7 +51,9 @@ class Context:
         self.functions: dict = {}
         self.fn_keys: dict = {}                 # function name -> its key as written, e.g. 'f(a, b)'
         self.fn_scopes: dict = {}               # function name -> {parameter: slot}
-        self.proc_paths: dict = {}
+        self.proc_paths: dict = {}              # procedure name -> its path, e.g. ('procedures', 'give(p, n)')
+        self.proc_params: dict = {}             # procedure name -> {parameter: slot}
+        self.arg_seen: dict = {}                # 'fn.param' -> (type, pos) of the first call's argument
         self.attrs: set = set()
         self.slots: dict = {}
         self.step_names: list = []

@@ -6,6 +6,7 @@ import re
 from .. import ir
 from .. import syntax as S
 from .context import Context, Scope, Unresolved
+from .calls import check_arguments
 from .expressions import check_not_negative
 from .resolve import resolve, zone_instance
 from .types import expect
@@ -120,12 +121,27 @@ def end_game(cx: Context, node, pos, path, scope: Scope):
 
 
 def call_procedure(cx: Context, node, pos, path, scope: Scope):
+    """`call NAME` or `call NAME(x, y)`: as many arguments as the procedure's key names, none a zone."""
+    where = cx.find(path, node, r"\bcall\s+(" + re.escape(node.name) + r")\b")
     if node.name not in cx.proc_paths:
-        where = cx.find(path, node, r"\bcall\s+(" + re.escape(node.name) + r")\b")
         hint = cx.suggest(node.name, cx.proc_paths) or "declare it under procedures"
         cx.error(where, f"unknown procedure '{node.name}'", "name", hint)
         raise Unresolved
-    return ir.CallS(pos, node.name)
+    params = cx.proc_params[node.name]
+    if len(node.args) != len(params):
+        key = cx.proc_paths[node.name][-1]
+        cx.error(where, f"procedure '{node.name}' takes {len(params)} argument(s), not {len(node.args)}", "type",
+                 f"it is declared as {key}")
+        raise Unresolved
+    args = tuple(resolve(cx, a, path, scope) for a in node.args)
+    for name, arg in zip(params, args):
+        if arg.type == "zone":      # a zone in the state's slots would be a list shared by every clone
+            cx.error(arg.pos, f"a procedure's parameter holds a value, a player or cards, not a zone ('{name}')",
+                     "type", f"pass the zone's owner or index and name the zone inside the procedure, e.g. "
+                     f"call {node.name}(p) with hand(p) in its statements")
+    check_arguments(cx, node.name, "procedure", list(params), tuple(ir.Lit(a.pos, "any", None)
+                                                                    if a.type == "zone" else a for a in args))
+    return ir.CallS(pos, node.name, args, tuple(params.values()))
 
 
 _ONE_LINE = {S.Move: move, S.Shuffle: shuffle, S.Deal: deal, S.Let: let, S.SetVar: set_var,

@@ -14,7 +14,7 @@ AGGREGATES = {"count", "sum", "min", "max", "any", "all"}
 FUNCTIONS = AGGREGATES | {"first", "last", "reversed", "next", "prev", "abs", "size", "index_of", "numbers"}
 KEYWORDS = {"move", "to", "shuffle", "deal", "from", "starting", "let", "set", "extra", "turn", "call",
             "end", "game", "where", "top", "bottom", "of", "if", "then", "else", "and", "or", "not", "in",
-            "for", "true", "false"}
+            "for", "true", "false", "reveal"}
 CARDISH = {"cards", "zone", "any"}
 SET_POS = Pos("--set", 1, 1)   # where errors about a --set option are reported (docs: "--set:1:1")
 MAX_PLAYERS = 32        # every player count is compiled and checked; seats are bits in visibility masks
