@@ -99,6 +99,14 @@ class StatementGen:
         return [f"{n} = 0", f"while {gen.x(s.cond, {})}:"] + indent(self.lines(s.body) + [
             f"{n} += 1", f"if {n} > {gen.limits.loops}: _h.endless({gen.limits.loops}, {gen.k(s.pos)}, st)"])
 
+    def l_RevealS(self, s):
+        gen = self.gen
+        if s.seats.type == "list":
+            mask = f"E.seat_mask({gen.x(s.seats, {})}, {gen.seat_table(list(range(self.layout.players)), s.seats.pos)})"
+        else:
+            mask = f"1 << {gen.seat_src(s.seats, {})}"
+        return [f"E.reveal(st, list({gen.x(s.cards, {})}), {mask})"]   # worked out with or without a log: the same errors
+
     def l_ShuffleS(self, s):
         gen = self.gen
         z = gen.zone_src(s.zone, {})

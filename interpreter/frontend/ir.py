@@ -235,6 +235,12 @@ class SetS(Stmt):
 
 
 @dataclass(eq=False)
+class RevealS(Stmt):
+    cards: Expr                # shown where they lie, nothing moves
+    seats: Expr                # a player, or a list of players
+
+
+@dataclass(eq=False)
 class ExtraS(Stmt):
     pass
 

@@ -42,7 +42,8 @@ MAX_OPS_PER_RUN = DEFAULT_LIMITS.steps   # guard: a ruleset that loops without a
 #   (SHUFFLE, zone, new order of card ids, mask of seats that see it)   (TURN, seat, turn number)
 #   (DECIDE, seat, decision index, move)   seen by the deciding seat only
 #   (SET, variable name, owner seat or None, value)   (END,)
-MOVE, SHUFFLE, TURN, DECIDE, SET, END = "move", "shuffle", "turn", "decide", "set", "end"
+#   (REVEAL, zone, ((position from the bottom, card id), ...), mask of seats shown the faces)
+MOVE, SHUFFLE, TURN, DECIDE, SET, END, REVEAL = "move", "shuffle", "turn", "decide", "set", "end", "reveal"
 
 
 class State:
@@ -269,6 +270,27 @@ def move_cards(st: State, cards: list, dst: int, vis: list, bottom: bool = False
         place(st, cs, dst, bottom)
         if st.log is not None:
             log_move(st, z, dst, cs, vis, bottom)
+
+
+def reveal(st: State, cards: list, mask: int) -> None:
+    """Show cards where they lie to the seats of mask: only an event (nothing in the game changes),
+    one per zone they lie in, each card with its position from the bottom."""
+    if st.log is None or not cards or not mask:
+        return
+    zones, by_zone = st.zones, {}
+    for c in dict.fromkeys(cards):
+        by_zone.setdefault(st.loc[c], []).append(c)
+    for z, cs in by_zone.items():
+        where = {c: i for i, c in enumerate(zones[z])}
+        st.log.append((REVEAL, z, tuple(sorted((where[c], c) for c in cs)), mask))
+
+
+def seat_mask(seats, table) -> int:
+    """The bits of a list of seats, each checked to be a seat (table: a SeatTable)."""
+    mask = 0
+    for s in seats:
+        mask |= 1 << table[s]
+    return mask
 
 
 def shuffle_zone(st: State, z: int, card_type: list, zone_name: str, mask: int = 0) -> None:

@@ -13,7 +13,8 @@ A move whose faces the seat sees (the seat may see the zone the cards left or th
   K(src)[t] = max(0, K(src)[t] − x) for the x cards of type t that left; K(dst) gains them all.
 A move the seat does not see, d cards:
   K(src)[t] = max(0, K(src)[t] − d) for every t; K(dst)[t] gains max(0, d − (size before − K(src)[t])).
-A shuffle keeps K and forgets every position. As every move into or out of a zone the seat can see
+A shuffle keeps K and forgets every position. A reveal to the seat sets the positions it shows
+and raises K(z)[t] to the number of known positions of type t. As every move into or out of a zone the seat can see
 is a seen move, such a zone is known exactly (K is its multiset, and every position is known but
 after a shuffle, see below).
 
@@ -49,7 +50,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from ..runtime.engine import DECIDE, END, MOVE, SET, SHUFFLE, TURN
+from ..runtime.engine import DECIDE, END, MOVE, REVEAL, SET, SHUFFLE, TURN
 
 
 class Observer:
@@ -99,6 +100,8 @@ class Observer:
         elif kind == SET:
             self.vars[(event[1], event[2])] = event[3]
             self._vars_frozen = None
+        elif kind == REVEAL:
+            self._reveal(event)
         elif kind == END:
             self.over = True
         elif kind != DECIDE:            # decisions show only in what they move
@@ -132,6 +135,23 @@ class Observer:
             self.fill[dst] = [] if was_empty else None
             if was_empty and self.known[dst]:
                 self._learn(dst, next(iter(self.known[dst])))
+
+    def _reveal(self, event: tuple) -> None:
+        """Cards shown where they lie: if this seat was shown them, their positions are known and
+        K(zone) holds at least the known positions' types (until they move or the zone is shuffled)."""
+        z, cards, mask = event[1], event[2], event[3]
+        if isinstance(cards, int) or not mask & self.bit:
+            return
+        slots, card_kind = self.slots[z], self.card_kind
+        for i, c in cards:
+            if i < len(slots):
+                slots[i] = c
+                self.kinds[z].add(card_kind[c])
+        k = self.known[z]
+        for t, n in Counter(self.card_type[c] for c in slots if c is not None).items():
+            if k.get(t, 0) < n:
+                k[t] = n
+        self._changed.add(z)
 
     def observe_all(self, events) -> "Observer":
         for event in events:

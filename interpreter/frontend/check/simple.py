@@ -1,4 +1,4 @@
-"""One-line statements: move, shuffle, deal, let, set, extra turn, end game, call."""
+"""One-line statements: move, shuffle, deal, let, set, extra turn, end game, call, reveal."""
 from __future__ import annotations
 
 import re
@@ -9,7 +9,7 @@ from .context import Context, Scope, Unresolved
 from .calls import check_arguments
 from .expressions import check_not_negative
 from .resolve import resolve, zone_instance
-from .types import expect
+from .types import elem_type, expect
 from .vocabulary import CARDISH
 from .words import a_type
 
@@ -20,7 +20,7 @@ def simple(cx: Context, node, path, scope: Scope):
     check = _ONE_LINE.get(type(node))
     if check is None:
         cx.error(pos, "an expression on its own does nothing here", "statement",
-                 "a step starts with move, shuffle, deal, let, set, extra turn, call or end game")
+                 "a step starts with move, shuffle, deal, let, set, extra turn, call, reveal or end game")
         return None
     return check(cx, node, pos, path, scope)
 
@@ -112,6 +112,20 @@ def set_var(cx: Context, node, pos, path, scope: Scope):
     return ir.SetS(pos, decl, owner, value)
 
 
+def reveal(cx: Context, node, pos, path, scope: Scope):
+    """`reveal CARDS to PLAYERS`: the cards are shown where they lie to a player or a list of players."""
+    cards = resolve(cx, node.cards, path, scope)
+    expect(cx, cards, CARDISH, "what to reveal", "name a zone or cards, e.g. reveal hand(p) to me or "
+           "reveal top 1 of draw to seats")
+    seats = resolve(cx, node.seats, path, scope)
+    if expect(cx, seats, {"player", "list"}, "who the cards are shown to",
+              "a player such as me or next(current), or a list of players such as seats or [me, p]") \
+            and seats.type == "list" and elem_type(cx, seats) not in ("player", "int", "any"):
+        cx.error(seats.pos, f"cards are shown to players, but an item of this list is {a_type(elem_type(cx, seats))}",
+                 "type", "give seat numbers, e.g. seats or [me, next(me)]")
+    return ir.RevealS(pos, cards, seats)
+
+
 def extra_turn(cx: Context, node, pos, path, scope: Scope):
     return ir.ExtraS(pos)
 
@@ -145,4 +159,4 @@ def call_procedure(cx: Context, node, pos, path, scope: Scope):
 
 
 _ONE_LINE = {S.Move: move, S.Shuffle: shuffle, S.Deal: deal, S.Let: let, S.SetVar: set_var,
-             S.ExtraTurn: extra_turn, S.EndGame: end_game, S.CallProc: call_procedure}
+             S.ExtraTurn: extra_turn, S.EndGame: end_game, S.CallProc: call_procedure, S.Reveal: reveal}
