@@ -278,6 +278,11 @@ class WhileS(Stmt):
 
 
 @dataclass(eq=False)
+class TogetherS(Stmt):
+    body: list                 # moves (and let, if, for): each takes its cards, then all land
+
+
+@dataclass(eq=False)
 class StepS(Stmt):
     name: str
     body: list

@@ -25,8 +25,8 @@ SCHEMA_PATH = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__fi
 
 SECTIONS = {"params": "param", "cards": "card kind", "zones": "zone", "vars": "variable",
             "functions": "function", "procedures": "procedure", "stats": "stat"}
-STATEMENT_LISTS = {"setup", "steps", "do", "then", "else", "on_empty"}
-STATEMENT_KINDS = ("if", "for", "while", "step", "choose")
+STATEMENT_LISTS = {"setup", "steps", "do", "then", "else", "on_empty", "together"}
+STATEMENT_KINDS = ("if", "for", "while", "step", "choose", "together")
 TYPE_NAMES = {"string": "a string", "integer": "a whole number", "number": "a number",
               "boolean": "true/false", "array": "a list", "object": "a mapping of keys to values",
               "null": "empty (null)"}

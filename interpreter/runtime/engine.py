@@ -272,6 +272,17 @@ def move_cards(st: State, cards: list, dst: int, vis: list, bottom: bool = False
             log_move(st, z, dst, cs, vis, bottom)
 
 
+def land(st: State, pending: list, vis: list) -> None:
+    """The moves of a `together` block, once every one has taken its cards: [(zone, [(from zone,
+    cards)], bottom)], each group placed and logged as an ordinary move, in the order they were taken
+    (read one by one, the events still tell a true story: each move's cards were in its source)."""
+    for dst, groups, bottom in pending:
+        for z, cs in (reversed(groups) if bottom else groups):
+            place(st, cs, dst, bottom)
+            if st.log is not None:
+                log_move(st, z, dst, cs, vis, bottom)
+
+
 def reveal(st: State, cards: list, mask: int) -> None:
     """Show cards where they lie to the seats of mask: only an event (nothing in the game changes),
     one per zone they lie in, each card with its position from the bottom."""
