@@ -38,12 +38,13 @@ DEFAULT_LIMITS = Limits()
 MAX_OPS_PER_RUN = DEFAULT_LIMITS.steps   # guard: a ruleset that loops without asking anyone
 
 # Event kinds. Events are tuples, kind first (see events.py for who sees what):
-#   (MOVE, from zone, to zone, card ids, mask of seats that see the faces)
+#   (MOVE, from zone, to zone, card ids, mask of seats that see the faces[, bottom[, AT_ONCE(_FIRST)]])
 #   (SHUFFLE, zone, new order of card ids, mask of seats that see it)   (TURN, seat, turn number)
 #   (DECIDE, seat, decision index, move)   seen by the deciding seat only
 #   (SET, variable name, owner seat or None, value)   (END,)
 #   (REVEAL, zone, ((position from the bottom, card id), ...), mask of seats shown the faces)
 MOVE, SHUFFLE, TURN, DECIDE, SET, END, REVEAL = "move", "shuffle", "turn", "decide", "set", "end", "reveal"
+AT_ONCE_FIRST, AT_ONCE = 1, 2      # a move of a `together` block: its first, or a later one
 
 
 class State:
@@ -275,12 +276,16 @@ def move_cards(st: State, cards: list, dst: int, vis: list, bottom: bool = False
 def land(st: State, pending: list, vis: list) -> None:
     """The moves of a `together` block, once every one has taken its cards: [(zone, [(from zone,
     cards)], bottom)], each group placed and logged as an ordinary move, in the order they were taken
-    (read one by one, the events still tell a true story: each move's cards were in its source)."""
+    (read one by one, the events still tell a true story: each move's cards were in its source). Each
+    event carries a seventh field, AT_ONCE_FIRST for the block's first and AT_ONCE for the others: what
+    left a zone left it before any card of the block landed there (views.py reads it so)."""
+    mark = AT_ONCE_FIRST
     for dst, groups, bottom in pending:
         for z, cs in (reversed(groups) if bottom else groups):
             place(st, cs, dst, bottom)
             if st.log is not None:
-                log_move(st, z, dst, cs, vis, bottom)
+                st.log.append((MOVE, z, dst, tuple(cs), vis[z] | vis[dst], bottom, mark))
+                mark = AT_ONCE
 
 
 def reveal(st: State, cards: list, mask: int) -> None:

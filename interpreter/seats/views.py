@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from ..runtime.engine import DECIDE, END, MOVE, REVEAL, SET, SHUFFLE, TURN
+from ..runtime.engine import AT_ONCE_FIRST, DECIDE, END, MOVE, REVEAL, SET, SHUFFLE, TURN
 
 
 class Observer:
@@ -79,6 +79,9 @@ class Observer:
         self.turn, self.current, self.over = 0, None, False
         self.vars: dict = _initial_vars(program)
         self.events = 0
+        # the zones cards landed in during the current `together` block: zone -> [entered on top,
+        # entered at the bottom, K gained]; what leaves such a zone in the block left it before
+        self.landed: dict = {}
         # what view() froze, per zone (types, K, kinds), refrozen only for the zones changed since
         self._changed: set = set(range(n))
         self._frozen: list = [None] * n
@@ -88,7 +91,9 @@ class Observer:
     def observe(self, event: tuple) -> None:
         """Take in one event (as the whole truth, or as events.for_seat gave it to this seat)."""
         kind = event[0]
-        if kind == MOVE:
+        if kind == MOVE and len(event) > 6:
+            self._move_at_once(event)
+        elif kind == MOVE:
             self._move(event)
         elif kind == SHUFFLE:
             slots = self.slots[event[1]]
@@ -135,6 +140,35 @@ class Observer:
             self.fill[dst] = [] if was_empty else None
             if was_empty and self.known[dst]:
                 self._learn(dst, next(iter(self.known[dst])))
+
+    def _move_at_once(self, event: tuple) -> None:
+        """A move of a `together` block: cards that landed in its source earlier in the block are set
+        aside while it leaves (every move of the block took its cards before any landed)."""
+        if event[6] == AT_ONCE_FIRST:
+            self.landed = {}
+        src, dst = event[1], event[2]
+        held = self.landed.get(src) if src != dst else None
+        aside = self._set_aside(src, held) if held else None
+        known, size = Counter(self.known[dst]), len(self.slots[dst])
+        self._move(event)
+        if held:
+            self._put_back(src, held, aside)
+        entry = self.landed.setdefault(dst, [0, 0, Counter()])
+        entry[1 if event[5] else 0] += len(self.slots[dst]) - size
+        entry[2].update(self.known[dst] - known)
+
+    def _set_aside(self, z: int, held: list) -> tuple:
+        """Take the cards that landed in z during the block out of its slots and K."""
+        top, bottom, gained = held
+        slots = self.slots[z]
+        aside = (slots[:bottom], slots[len(slots) - top:] if top else [])
+        slots[:] = slots[bottom:len(slots) - top]
+        _take(self.known[z], gained.items())
+        return aside
+
+    def _put_back(self, z: int, held: list, aside: tuple) -> None:
+        self.slots[z][:] = aside[0] + self.slots[z] + aside[1]
+        self.known[z].update(held[2])
 
     def _reveal(self, event: tuple) -> None:
         """Cards shown where they lie: if this seat was shown them, their positions are known and
