@@ -150,3 +150,43 @@ def test_a_procedure_that_calls_itself_with_arguments_is_an_error(write):
     text = edit(GIVE, "        - set got(p) = got(p) + n", "        - call give(next(p), n)")
     [(line, col, message)] = errors_of(write, text)
     assert line == 22 and message == "procedure 'give' calls itself"
+
+
+STASH = """
+    name: stash
+    players: {min: 2, max: 2}
+    cards:
+      n:
+        for: {rank: [1, 2, 3, 4, 5, 6]}
+        name: "n{rank}"
+        attrs: {value: rank}
+        start: deck
+    zones:
+      deck: {}
+      hand: {owner: each}
+      pile: {}
+    procedures:
+      stash(cs):
+        - move cs to pile
+    setup:
+      - move deck to hand
+      - call stash(hand where value > 4)
+    turn:
+      steps: ["end game"]
+    end:
+      when: false
+    score: 0
+"""
+
+
+def test_a_procedure_takes_cards(make):
+    p = make(STASH)
+    st = p.new_state(0)
+    assert names(p, st, "pile") == ["n5", "n6"] and names(p, st, "hand(0)") == ["n1", "n2", "n3", "n4"]
+
+
+def test_the_cards_a_procedure_is_given_reach_where_it_moves_them(make):
+    from interpreter.compiler.reach import zone_types
+    p = make(STASH)
+    pile = zone_types(p)[p.zone_names.index("pile")]
+    assert {p.type_names[t] for t in pile} == {"n5", "n6"}     # the filter narrows them
