@@ -190,3 +190,8 @@ def test_the_cards_a_procedure_is_given_reach_where_it_moves_them(make):
     p = make(STASH)
     pile = zone_types(p)[p.zone_names.index("pile")]
     assert {p.type_names[t] for t in pile} == {"n5", "n6"}     # the filter narrows them
+
+
+def test_cards_a_procedure_moves_count_as_entering_their_zone_for_the_linter(write):
+    from interpreter.frontend.lint import lint_file
+    assert [w.code for w in lint_file(write(STASH))] == []

@@ -175,6 +175,8 @@ class Linter:
                 bindings.append((s.slot, s.iterable))
             elif isinstance(s, ir.SetS):
                 bindings.append((("var", s.decl.name), s.value))
+            elif isinstance(s, ir.CallS):           # a procedure's parameters hold what its calls pass
+                bindings.extend(zip(s.slots, s.args))
             elif isinstance(s, ir.ChooseS):
                 if s.cards is not None:
                     bindings.append((s.slot, s.cards.cards))
