@@ -195,3 +195,15 @@ def test_the_cards_a_procedure_is_given_reach_where_it_moves_them(make):
 def test_cards_a_procedure_moves_count_as_entering_their_zone_for_the_linter(write):
     from interpreter.frontend.lint import lint_file
     assert [w.code for w in lint_file(write(STASH))] == ["score-never-changes"]      # score: 0, and nothing else
+
+
+def test_a_name_bound_inside_a_procedure_must_differ_from_its_parameters(write):
+    text = edit(GIVE, "        - set got(p) = got(p) + n", "        - for: n in [1, 2]\n          do: [\"set got(p) = n\"]")
+    assert errors_of(write, text) == [(22, 12, "'n' is a parameter of procedure 'give'; a name bound by let, for "
+                                               "or choose must differ")]
+
+
+def test_a_generator_name_inside_a_function_must_differ_from_its_parameters(write):
+    text = edit(GIVE, "high(z, n): count(z where value >= n)", "high(z, n): count(n for n in z)")
+    [(line, _, message)] = errors_of(write, text)
+    assert line == 18 and message.startswith("'n' is a parameter of function 'high'")

@@ -59,6 +59,15 @@ def learnt_type(name: str, kinds: set) -> str:
     return next(iter(kinds)) if len(kinds) == 1 else "any"
 
 
+def procedure_body(cx: Context, name: str, path) -> list:
+    """A procedure's statements, its parameters in scope (and not to be bound again inside)."""
+    cx.in_params = ("procedure", name, cx.proc_params[name])
+    try:
+        return block(cx, path, Scope(fn_params=cx.proc_params[name]))
+    finally:
+        cx.in_params = ()
+
+
 def check_pass(cx: Context) -> ir.Ruleset:
     """One pass over the document: declarations first, then every rule."""
     check_players(cx)
@@ -74,11 +83,13 @@ def check_pass(cx: Context) -> ir.Ruleset:
     for decl in cx.zones.values():
         finish_zone(cx, decl)
     for name, fn in cx.functions.items():
+        cx.in_params = ("function", name, cx.fn_scopes[name])
         fn.body = value(cx, ("functions", cx.fn_keys[name]), Scope(fn_params=cx.fn_scopes[name]))
+    cx.in_params = ()
     check_function_recursion(cx)
     for expr, what, allowed in cx.const_checks:
         check_constant(cx, expr, what, allowed)
-    procedures = {name: block(cx, path, Scope(fn_params=cx.proc_params[name])) for name, path in cx.proc_paths.items()}
+    procedures = {name: procedure_body(cx, name, path) for name, path in cx.proc_paths.items()}
     setup = block(cx, ("setup",), Scope())
     first = value(cx, ("turn", "first"), Scope(), default=0)
     expect(cx, first, {"player"}, "the first player")
