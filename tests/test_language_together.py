@@ -165,3 +165,26 @@ def test_what_a_seat_knows_after_moves_at_once_is_true(make):
                     truth = [p.card_type[c] for c in cards]
                     assert all(truth[i] == t for i, t in view.known_positions(z).items())
                     assert not view.known_cards(z) - __import__("collections").Counter(truth)
+
+
+def test_let_and_if_may_stand_around_the_moves(make):
+    p = make(edit(PASS, 'do: ["move hand(p) to hand(next(p))"]',
+                  'do: ["let dest = next(p)", {if: "p != 0", then: ["move hand(p) to hand(dest)"]}]'))
+    st = p.new_state(0)
+    assert names(p, st, "hand(0)") == DEALT[0] + DEALT[2]       # seat 0 kept its hand and got seat 2's
+    assert names(p, st, "hand(1)") == [] and names(p, st, "hand(2)") == DEALT[1]
+
+
+def test_a_value_worked_out_inside_sees_the_sources_already_taken(make):
+    p = make(edit(PASS, 'do: ["move hand(p) to hand(next(p))"]',
+                  'do: [{if: "count(hand(prev(p))) == 4", then: ["move hand(p) to hand(next(p))"]}]'))
+    st = p.new_state(0)
+    # p = 0 moves (hand(2) holds 4); p = 1 finds hand(0) already taken and keeps its hand; p = 2 moves
+    assert [names(p, st, f"hand({s})") for s in range(3)] == [DEALT[2], DEALT[1] + DEALT[0], []]
+
+
+def test_an_alike_zone_cannot_receive_cards_inside_together(write):
+    text = edit(PASS, "      passing: {owner: each}", "      passing: {owner: each, alike: true}")
+    text = edit(text, 'do: ["move hand(p) to hand(next(p))"]', 'do: ["move hand(p) to passing(next(p))"]')
+    assert errors_of(write, text) == [
+        (18, 15, "inside together, cards cannot go to zone 'passing', which is declared alike")]
