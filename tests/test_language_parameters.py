@@ -109,7 +109,12 @@ def test_a_function_takes_cards(make):
 def test_a_parameter_given_a_zone_in_one_call_and_cards_in_another_holds_cards(make):
     text = edit(GIVE, "score: points(hand(me))", "score: points(hand(me)) + points(pile where value > 4)")
     p = make(text)
-    assert p.rules.functions["points"].body is not None
+    z = p.rules.functions["points"].body.args[0].obj        # the z of sum(z.value)
+    assert z.type == "cards"
+    st = p.new_state(0)
+    do(p, st, "c: 1*n8")
+    # seat 0 holds n7 (7), the pile n8 (8 > 4); seat 1 holds n6, n5, n4 (15)
+    assert [p.ranking_key(st, seat)[0] for seat in (0, 1)] == [7 + 8, 15 + 8]
 
 
 def errors_of(write, text) -> list:
