@@ -167,9 +167,17 @@ def errors_of(write, text) -> list:
     return [(d.pos.line, d.pos.col, d.message) for d in exc.value.diagnostics]
 
 
+def test_one_card_can_be_revealed(make):
+    p = make(edit(PEEK, "- reveal hand(next(current)) to current", "- reveal last(deck) to seats\n"
+                  "        - reveal first(pile) to seats"))      # the pile is empty: nothing to reveal
+    st = p.new_state(0, log=True)
+    deck = st.zones[zone(p, "deck")]
+    assert reveals(st) == [(E.REVEAL, zone(p, "deck"), ((len(deck) - 1, deck[-1]),), 0b111)]
+
+
 def test_revealing_a_number_is_an_error_at_it(write):
     text = edit(PEEK, "reveal hand(next(current)) to current", "reveal 3 to current")
-    assert errors_of(write, text) == [(18, 14, "what to reveal must be a zone or a set of cards, but this is a number")]
+    assert errors_of(write, text) == [(18, 14, "what to reveal must be a zone, a set of cards or a card, but this is a number")]
 
 
 def test_revealing_to_a_zone_is_an_error_at_it(write):

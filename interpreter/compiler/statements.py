@@ -106,7 +106,9 @@ class StatementGen:
             mask = f"E.seat_mask({gen.x(s.seats, {})}, {gen.seat_table(list(range(self.layout.players)), s.seats.pos)})"
         else:
             mask = f"1 << {gen.seat_src(s.seats, {})}"
-        return [f"E.reveal(st, list({gen.x(s.cards, {})}), {mask})"]   # worked out with or without a log: the same errors
+        cards = f"list({gen.x(s.cards, {})})" if s.cards.type != "card" else \
+            f"[_c for _c in ({gen.x(s.cards, {})},) if _c is not None]"      # one card, or none (first of nothing)
+        return [f"E.reveal(st, {cards}, {mask})"]   # worked out with or without a log: the same errors
 
     def l_ShuffleS(self, s):
         gen = self.gen

@@ -115,8 +115,8 @@ def set_var(cx: Context, node, pos, path, scope: Scope):
 def reveal(cx: Context, node, pos, path, scope: Scope):
     """`reveal CARDS to PLAYERS`: the cards are shown where they lie to a player or a list of players."""
     cards = resolve(cx, node.cards, path, scope)
-    expect(cx, cards, CARDISH, "what to reveal", "name a zone or cards, e.g. reveal hand(p) to me or "
-           "reveal top 1 of draw to seats")
+    expect(cx, cards, CARDISH | {"card"}, "what to reveal", "name a zone, cards or a card, e.g. reveal hand(p) "
+           "to me or reveal top 1 of draw to seats")
     seats = resolve(cx, node.seats, path, scope)
     if expect(cx, seats, {"player", "list"}, "who the cards are shown to",
               "a player such as me or next(current), or a list of players such as seats or [me, p]") \
