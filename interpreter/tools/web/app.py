@@ -145,9 +145,13 @@ def table_app(table) -> Starlette:
                 last = text
             await queue.get()
 
+    async def elsewhere(request):
+        return error("no such table link", 403)
+
     return Starlette(routes=[Route("/t/{token}", page), Route("/api/{token}/state", state),
                              Route("/api/{token}/{action}", action, methods=["POST"]),
-                             WebSocketRoute("/ws/{token}", socket)])
+                             WebSocketRoute("/ws/{token}", socket),
+                             Route("/{rest:path}", elsewhere, methods=["GET", "POST", "PUT", "DELETE", "HEAD"])])
 
 
 class Closed(Exception):

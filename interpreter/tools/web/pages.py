@@ -85,12 +85,13 @@ class Pages:
             self.tell_lines(MARK, log[start:], viewers, made, -1 if viewer is None else viewer)
         finally:
             self._story_to = None
-        return [line.removeprefix(MARK + ": ").removeprefix(MARK + " ") for line in out
-                if line != f"{MARK}: (nothing visible)"]
+        # a decision's first line flush left, what followed it indented (the same told at once or in parts)
+        return [text.strip().removeprefix(MARK + ": ").removeprefix(MARK + " ") if head else "    " + text.strip()
+                for head, text in out if text != f"{MARK}: (nothing visible)"]
 
     def story_line(self, text: str, head: bool) -> None:
         if getattr(self, "_story_to", None) is not None:
-            self._story_to.append(text)
+            self._story_to.append((head, text))
         else:
             super().story_line(text, head)
 
