@@ -148,13 +148,26 @@ class Pages:
         if viewer != st.decider:
             return out
         shown = self.shown_moves(self.program.legal_moves(st))
-        out.update(name=st.pending.name, hint=shown.hint,
-                   moves=[{"key": key, "text": text} for key, _, text in shown.entries],
+        out.update(name=st.pending.name, hint=shown.hint, grid=shown.by_value and self.grid_choice_now(),
+                   moves=[{"key": key, "text": text, "cards": self.move_cards(move)} for key, move, text in shown.entries],
                    undo=bool(self.undo_stack), no_undo=self.no_undo, confirm=None)
         waiting = self.confirming.get(viewer)
         if waiting is not None:
             out["confirm"] = {"text": waiting[1], "why": waiting[2]}
         return out
+
+    def grid_choice_now(self) -> bool:
+        """Whether the deciding seat chooses a position of the grid (its cells are then clickable)."""
+        return self.grid_choice(self.program.legal_moves(self.st))
+
+    def move_cards(self, move):
+        """The cards a move chooses, {card name: how many} (None for a move that chooses no cards),
+        so that the page can offer them to be selected."""
+        kind, names = self.st.pending.kind, self.program.type_names
+        payload = move if kind == "cards" else move[1] if kind == "options" else None
+        if payload is None:
+            return None
+        return {names[t]: n for t, n in payload}
 
     def result_part(self) -> dict:
         """The end screen: final scores, tie-breaks, winners, the score in parts, the cards revealed."""

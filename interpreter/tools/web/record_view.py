@@ -36,6 +36,7 @@ class RecordView(Pages, Session):
             program.apply(st, move)
             self.steps.append((st.clone(log=False), len(st.log)))
         self.log = st.log
+        self.recorded = [(m["seat"], m["move"]) for m in record["moves"]]
         self.turns = [s.turn for s, _ in self.steps]
 
     def step_page(self, step: int, viewer) -> dict:
@@ -46,4 +47,6 @@ class RecordView(Pages, Session):
         self.set_state(st)
         page = self.page(viewer)
         page.update(step=step, steps=len(self.steps) - 1, turns=self.turns)
+        if step < len(self.recorded) and self.recorded[step][0] == viewer:     # its own next move only
+            page["next"] = self.recorded[step][1]
         return page
