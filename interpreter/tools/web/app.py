@@ -90,21 +90,25 @@ def checked_args(action: str, data: dict) -> tuple:
     return data["version"], index, text
 
 
-def table_app(table) -> Starlette:
-    """The Starlette app of one table."""
+class TableRoutes:
+    """The handlers of one table's routes."""
 
-    async def page(request):
-        if viewer(table, request.path_params["token"]) is None:
+    def __init__(self, table):
+        self.table = table
+
+    async def page(self, request):
+        if viewer(self.table, request.path_params["token"]) is None:
             return error("no such table link", 403)
         return HTMLResponse(PAGE.read_text(encoding="utf-8"), headers=HEADERS)
 
-    async def state(request):
-        who = viewer(table, request.path_params["token"])
+    async def state(self, request):
+        who = viewer(self.table, request.path_params["token"])
         if who is None:
             return error("no such table link", 403)
-        return page_json(table.page_of(who))
+        return page_json(self.table.page_of(who))
 
-    async def action(request):
+    async def action(self, request):
+        table = self.table
         who = viewer(table, request.path_params["token"])
         if who is None:
             return error("no such table link", 403)
@@ -121,37 +125,42 @@ def table_app(table) -> Starlette:
             return error(exc.reason, exc.status)
         return page_json(table.page_of(who))
 
-    async def socket(ws: WebSocket):
-        who = viewer(table, ws.path_params["token"])
+    async def socket(self, ws: WebSocket):
+        who = viewer(self.table, ws.path_params["token"])
         if who is None:
             await ws.close(code=1008)           # before accept: the handshake is answered 403
             return
         await ws.accept()
         queue: asyncio.Queue = asyncio.Queue()
-        table.listeners.add(queue)
+        self.table.listeners.add(queue)
         try:
-            await asyncio.gather(send_pages(ws, queue, who), receive(ws))
+            await asyncio.gather(self.send_pages(ws, queue, who), receive(ws))
         except (WebSocketDisconnect, RuntimeError, Closed):
             pass
         finally:
-            table.listeners.discard(queue)
+            self.table.listeners.discard(queue)
 
-    async def send_pages(ws, queue, who) -> None:
+    async def send_pages(self, ws, queue, who) -> None:
+        """The viewer's page now, then again whenever it changed."""
         last = None
         while True:
-            text = table.page_of(who)
+            text = self.table.page_of(who)
             if text != last:
                 await ws.send_text(text)
                 last = text
             await queue.get()
 
-    async def elsewhere(request):
+    async def elsewhere(self, request):
         return error("no such table link", 403)
 
-    return Starlette(routes=[Route("/t/{token}", page), Route("/api/{token}/state", state),
-                             Route("/api/{token}/{action}", action, methods=["POST"]),
-                             WebSocketRoute("/ws/{token}", socket),
-                             Route("/{rest:path}", elsewhere, methods=["GET", "POST", "PUT", "DELETE", "HEAD"])])
+
+def table_app(table) -> Starlette:
+    """The Starlette app of one table."""
+    r = TableRoutes(table)
+    return Starlette(routes=[Route("/t/{token}", r.page), Route("/api/{token}/state", r.state),
+                             Route("/api/{token}/{action}", r.action, methods=["POST"]),
+                             WebSocketRoute("/ws/{token}", r.socket),
+                             Route("/{rest:path}", r.elsewhere, methods=["GET", "POST", "PUT", "DELETE", "HEAD"])])
 
 
 class Closed(Exception):
