@@ -367,3 +367,34 @@ def test_the_record_viewers_public_view_names_no_card_only_a_seat_saw():
         know.update()
         text = c.get(f"/api/record?step={i}&view=public").text
         assert named(text, know.unseen_names()) == []
+
+
+def serve_main(monkeypatch, tmp_path, *extra) -> list:
+    """cardrules serve lixo with uvicorn.run replaced by a stand-in (nothing binds): its calls."""
+    import uvicorn
+    from interpreter.tools.cli import main
+    calls = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.append(kw))
+    lixo = os.path.join(ROOT, "rulesets", "lixo.yaml")
+    assert main(["serve", lixo, "--players", "2", "--seat", "1=greedy", "-o", str(tmp_path / "g.json"), *extra]) == 0
+    return calls
+
+
+def test_serve_binds_127_0_0_1_unless_host_says_otherwise_and_then_warns(monkeypatch, tmp_path, capsys):
+    calls = serve_main(monkeypatch, tmp_path)
+    assert calls[0]["host"] == "127.0.0.1" and calls[0]["port"] == 8000
+    printed = capsys.readouterr()
+    assert "warning" not in printed.err
+    assert [line.split(": ")[0] for line in printed.out.splitlines()[1:]] == ["seat 0", "spectator"]
+    os.unlink(tmp_path / "g.json")
+    calls = serve_main(monkeypatch, tmp_path, "--host", "0.0.0.0", "--port", "8123")
+    assert calls[0]["host"] == "0.0.0.0" and calls[0]["port"] == 8123
+    assert "anyone who can reach port 8123" in capsys.readouterr().err
+
+
+def test_each_seat_link_has_its_own_unguessable_token():
+    table = new_table("lixo", players=4, bots={3: "greedy"})
+    tok = tokens(table)
+    assert sorted(tok, key=str) == [0, 1, 2, PUBLIC]
+    assert len(set(tok.values())) == 4 and all(len(t) >= 32 for t in tok.values())
+    assert new_table("lixo").tokens.keys().isdisjoint(table.tokens.keys())
