@@ -17,6 +17,7 @@ import urllib.error
 import urllib.request
 
 import pytest
+import starlette  # noqa: F401  (the web extra: pip install -e '.[test,web]')
 
 from interpreter.runtime import rng
 from interpreter.seats.bots import determinise, make_bot
@@ -26,7 +27,6 @@ from interpreter.tools.web.app import MAX_BODY, MAX_MESSAGE
 from interpreter.tools.web.table import PUBLIC
 from web_helpers import ROOT, SHIPPED, Knowledge, client, game, named, new_table, play, tokens
 
-pytest.importorskip("starlette", reason="the web extra: pip install -e '.[web]'")
 BOT_FOR = {"sorting_memo": "memory"}        # the moves of the human seats, chosen well (short games)
 
 
@@ -398,3 +398,18 @@ def test_each_seat_link_has_its_own_unguessable_token():
     assert sorted(tok, key=str) == [0, 1, 2, PUBLIC]
     assert len(set(tok.values())) == 4 and all(len(t) >= 32 for t in tok.values())
     assert new_table("lixo").tokens.keys().isdisjoint(table.tokens.keys())
+
+
+def test_a_socket_gets_the_page_after_every_change_and_is_forgotten_once_closed():
+    table = new_table("lixo", bots={1: "greedy"})
+    tok = tokens(table)
+    with client(table) as c:
+        with c.websocket_connect(f"/ws/{tok[0]}") as ws:
+            page = json.loads(ws.receive_text())
+            assert len(table.listeners) == 1
+            after = c.post(f"/api/{tok[0]}/move", json={"version": page["version"], "move": 0}).json()
+            assert json.loads(ws.receive_text()) == after
+        deadline = time.monotonic() + 5
+        while table.listeners:
+            assert time.monotonic() < deadline, "a closed socket is still listened to"
+            time.sleep(0.01)

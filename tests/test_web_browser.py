@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import importlib
 import json
+import os
 import threading
 import time
 from collections import Counter
@@ -63,6 +64,8 @@ def browser(tmp_path):
         sync_api = importlib.import_module("playwright.sync_api")     # the `browser` extra
     except ModuleNotFoundError:
         pytest.fail("the browser test needs Playwright: pip install -e '.[test,web,browser]'")
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"no Chromium at {CHROMIUM}: apt-get install -y chromium (or set CARDRULES_CHROMIUM)")
     with sync_api.sync_playwright() as driver:
         context = driver.chromium.launch_persistent_context(
             str(tmp_path / "profile"), executable_path=CHROMIUM, headless=True, args=ARGS,

@@ -133,12 +133,18 @@ class TableRoutes:
         await ws.accept()
         queue: asyncio.Queue = asyncio.Queue()
         self.table.listeners.add(queue)
+        tasks = [asyncio.create_task(self.send_pages(ws, queue, who)), asyncio.create_task(receive(ws))]
         try:
-            await asyncio.gather(self.send_pages(ws, queue, who), receive(ws))
-        except (WebSocketDisconnect, RuntimeError, Closed):
-            pass
+            await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)   # one ends: the socket is gone
         finally:
             self.table.listeners.discard(queue)
+            for task in tasks:
+                task.cancel()
+            for task in tasks:
+                try:
+                    await task
+                except (asyncio.CancelledError, WebSocketDisconnect, RuntimeError, Closed):
+                    pass
 
     async def send_pages(self, ws, queue, who) -> None:
         """The viewer's page now, then again whenever it changed."""
