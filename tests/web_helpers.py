@@ -1,5 +1,5 @@
 """Helpers for the web table's tests: a table and its client, tokens by seat, moves through HTTP, and
-the card names a viewer may not see (from its own View, worked out here from the whole truth)."""
+the card names a viewer never saw (worked out here from the whole truth)."""
 from __future__ import annotations
 
 import functools
@@ -7,9 +7,9 @@ import os
 import re
 
 from interpreter.compiler.game import load_game
-from interpreter.seats.views import Observer
+from interpreter.runtime.engine import DECIDE, MOVE, SHUFFLE
 from interpreter.runtime.events import for_seat
-from interpreter.tools.web.public import public_events, public_observer
+from interpreter.tools.web.public import public_events
 from interpreter.tools.web.table import PUBLIC, WebTable
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -49,32 +49,46 @@ def play(c, token: str, page: dict, index: int):
 
 
 class Knowledge:
-    """Every card type a viewer has known of so far (seen, or known to be somewhere), from the truth."""
+    """The card types whose faces a viewer has seen so far in the events (moved face up where it saw,
+    a shuffle's order it saw, its own decisions' cards), worked out here from the whole truth."""
 
     def __init__(self, table, viewer):
         self.table, self.viewer = table, viewer
-        prog = table.program
-        self.obs = public_observer(prog) if viewer == PUBLIC else Observer(prog, viewer)
-        self.read, self.known = 0, set()
-        self.names = prog.type_names
+        self.log, self.read, self.faces = None, 0, set()
+        self.names = table.program.type_names
 
     def update(self) -> set:
         log, prog = self.table.st.log, self.table.program
+        if log is not self.log:             # another state (an undo): its log from the start
+            self.log, self.read = log, 0
         new = log[self.read:]
         events = public_events(prog, new) if self.viewer == PUBLIC else for_seat(prog, new, self.viewer)
         for e in events:
-            self.obs.observe(e)
-            v = self.obs.view()
-            for z in range(len(v.zones)):
-                self.known |= {t for t in v.cards(z) if t is not None} | set(v.known_cards(z))
+            self.faces |= faces_of(prog, e)
         self.read = len(log)
-        return self.known
+        return self.faces
 
-    def unseen_names(self) -> list:
-        """The names of the card types this viewer has never known of."""
-        return [self.names[t] for t in range(len(self.names)) if t not in self.known]
+    def unseen_faces(self) -> list:
+        """The names of the card types whose face this viewer never saw (up to now)."""
+        self.update()
+        return [self.names[t] for t in range(len(self.names)) if t not in self.faces]
+
+
+def faces_of(prog, event: tuple) -> set:
+    """The card types whose faces an event (as a viewer saw it) shows: cards moved face up, a
+    shuffle's order, the cards of the viewer's own decision."""
+    kind, ct = event[0], prog.card_type
+    if kind == MOVE and not isinstance(event[3], int):
+        return {ct[c] for c in event[3]}
+    if kind == SHUFFLE and event[2] is not None:
+        return {ct[c] for c in event[2]}
+    if kind == DECIDE:
+        dec, move = prog.decisions[event[2]], event[3]
+        payload = move if dec.kind == "cards" else move[1] if dec.kind == "options" else None
+        return {t for t, _ in payload or ()}
+    return set()
 
 
 def named(text: str, names: list) -> list:
-    """The card names that occur in text as whole names (not inside a longer name)."""
-    return [n for n in names if re.search(rf"(?<![\w:]){re.escape(n)}(?![\w:])", text)]
+    """The card names that occur in text as whole names (not inside a longer one: red in red:1 or blue/red)."""
+    return [n for n in names if re.search(rf"(?<![\w:/]){re.escape(n)}(?![\w:/])", text)]

@@ -36,4 +36,6 @@ def viewer_app(view) -> Starlette:
             return error(f"view must be public or a seat from 0 to {view.players - 1}", 400)
         return JSONResponse(view.step_page(int(step), viewer), headers=HEADERS)
 
-    return Starlette(routes=[Route("/", page), Route("/api/record/info", info), Route("/api/record", at)])
+    app = Starlette(routes=[Route("/", page), Route("/api/record/info", info), Route("/api/record", at)])
+    app.state.view = view
+    return app
