@@ -393,14 +393,16 @@ def test_the_record_viewers_public_view_shows_nothing_only_a_seat_saw():
         assert same_page_after_a_redeal(view, None, gen, shown)
 
 
-def serve_main(monkeypatch, tmp_path, *extra) -> list:
-    """cardrules serve lixo with uvicorn.run replaced by a stand-in (nothing binds): its calls."""
+def serve_main(monkeypatch, tmp_path, *extra, args=None) -> list:
+    """cardrules serve lixo (or serve ARGS) with uvicorn.run replaced by a stand-in (nothing binds):
+    its calls, each with the app it was given."""
     import uvicorn
     from interpreter.tools.cli import main
     calls = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.append(kw))
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.append({"app": app, **kw}))
     lixo = os.path.join(ROOT, "rulesets", "lixo.yaml")
-    assert main(["serve", lixo, "--players", "2", "--seat", "1=greedy", "-o", str(tmp_path / "g.json"), *extra]) == 0
+    args = args or ["serve", lixo, "--players", "2", "--seat", "1=greedy", "-o", str(tmp_path / "g.json"), *extra]
+    assert main(args) == 0
     return calls
 
 
@@ -437,3 +439,29 @@ def test_a_socket_gets_the_page_after_every_change_and_is_forgotten_once_closed(
         while table.listeners:
             assert time.monotonic() < deadline, "a closed socket is still listened to"
             time.sleep(0.01)
+
+
+def test_serve_resume_goes_on_with_a_kept_game_at_a_new_table(monkeypatch, tmp_path, capsys):
+    from starlette.testclient import TestClient
+    kept = str(tmp_path / "g.json")
+    app = serve_main(monkeypatch, tmp_path, "--seed", "5")[0]["app"]
+    token = capsys.readouterr().out.splitlines()[1].rsplit("/t/", 1)[1]
+    with TestClient(app) as c:
+        page = play(c, token, c.get(f"/api/{token}/state").json(), 0)
+        page = play(c, token, page, 0)
+    moves = len(json.load(open(kept))["moves"])
+    app = serve_main(monkeypatch, tmp_path, args=["serve", "--resume", kept, "--ruleset",
+                                                  os.path.join(ROOT, "rulesets", "lixo.yaml")])[0]["app"]
+    out = capsys.readouterr().out
+    assert f"going on after {moves} moves" in out
+    token = out.splitlines()[1].rsplit("/t/", 1)[1]
+    with TestClient(app) as c:
+        again = c.get(f"/api/{token}/state").json()
+    assert again["moves"] == page["moves"] and again["seats"] == page["seats"]
+    assert again["decision"]["moves"] == page["decision"]["moves"]
+
+
+def test_serve_needs_a_ruleset_a_record_or_resume(capsys):
+    from interpreter.tools.cli import main
+    assert main(["serve"]) == 2
+    assert "serve needs a RULESET" in capsys.readouterr().err

@@ -8,6 +8,7 @@ import random
 
 from ...errors import RecordError, UsageError
 from ..options import check_bot, load, positive_int, seat_option, set_option
+from ..records import HUMAN, continue_game
 from ..output import err
 
 LOCAL = ("127.0.0.1", "localhost", "::1")
@@ -18,7 +19,7 @@ def add_serve_command(sub, shared, kept) -> None:
     the command line's own readers and keepers of records (checked_record, replay_game, new_keeper)."""
     p = sub.add_parser("serve", parents=[shared.common, shared.limits],
                        help="a table in the browser (humans and bots), or a record shown move by move")
-    p.add_argument("source", metavar="RULESET|RECORD",
+    p.add_argument("source", metavar="RULESET|RECORD", nargs="?",
                    help="the ruleset to play (YAML), or a game's record (JSON) to step through")
     p.add_argument("--players", "-n", type=positive_int, metavar="N", help="number of players (for a ruleset)")
     p.add_argument("--seat", type=seat_option, action="append", metavar="K=BOT",
@@ -34,10 +35,14 @@ def add_serve_command(sub, shared, kept) -> None:
     p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1: this "
                    "machine only)")
     p.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
-    p.add_argument("--ruleset", metavar="PATH", help="with a RECORD: the ruleset to show it with (default: the "
+    p.add_argument("--resume", metavar="RECORD",
+                   help="go on with the game kept in RECORD (by serve or play -o) at a new table, with its ruleset, "
+                        "players, seed and seats; it is kept in RECORD (or in -o FILE)")
+    p.add_argument("--ruleset", metavar="PATH", help="with a RECORD or --resume: the ruleset to use (default: the "
                    ".yaml/.yml file the record names, under the current directory or next to the record)")
     p.add_argument("--any-ruleset", action="store_true",
-                   help="with a RECORD: show it even when the ruleset is not the file it was made with")
+                   help="with a RECORD or --resume: go on even when the ruleset is not the file the record was made "
+                        "with")
     p.set_defaults(func=lambda args: cmd_serve(args, kept))
 
 
@@ -51,7 +56,11 @@ def cmd_serve(args, kept) -> int:
         raise UsageError(f"serve needs the web extra ({exc.name} is missing): pip install -e '.[web]'") from None
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port {args.port}: a port is 0 to 65535")
-    if args.source.lower().endswith(".json"):
+    if (args.source is None) == (args.resume is None):
+        raise UsageError("serve needs a RULESET (with --players N), a RECORD to show, or --resume RECORD")
+    if args.resume is not None:
+        app, links = resumed_server(args, kept, app_module.table_app)
+    elif args.source.lower().endswith(".json"):
         app, links = record_server(args, kept, viewer_module.viewer_app)
     else:
         app, links = table_server(args, kept, app_module.table_app)
@@ -86,6 +95,32 @@ def table_server(args, kept, table_app) -> tuple:
     keeper = kept.new_keeper(args.output or f"game-{seed}.json")
     table = importlib.import_module(".table", __package__).WebTable(game, args.players, seed, seat_bots, keeper=keeper, memory_aid=args.memory_aid)
     print(f"{game.name}, {args.players} players, seed {seed}; the record is kept in {keeper.path}", flush=True)
+    return table_app(table), [(who, f"/t/{token}") for who, token in table.links()]
+
+
+def resumed_server(args, kept, table_app) -> tuple:
+    """A table going on with a kept game (as `play --resume`): (app, [(who, path)])."""
+    for option, given in (("--players", args.players), ("--seat", args.seat), ("--set", args.set),
+                          ("--seed", args.seed)):
+        if given is not None:
+            raise UsageError(f"{option}: --resume goes on with the game of {args.resume}, whose players, seed, "
+                             "seats and parameters are in the record; drop it")
+    record = kept.checked_record(args.resume)
+    if record["result"] is not None:
+        raise UsageError(f"{args.resume}: the game is over; nothing to go on with (cardrules serve {args.resume} "
+                         "shows it)")
+    game = kept.replay_game(args, record, args.resume, ("resume", "resuming"))
+    keeper = kept.new_keeper(args.output or args.resume, args.resume)
+    try:
+        _, st, bots = continue_game(game, record)
+    except RecordError as exc:
+        raise RecordError(f"{args.resume}: {exc}") from None
+    seat_bots = {k: name for k, name in enumerate(record["bots"]) if name != HUMAN}
+    table = importlib.import_module(".table", __package__).WebTable(
+        game, record["players"], record["seed"], seat_bots, keeper=keeper, start=(st, bots),
+        memory_aid=args.memory_aid)
+    print(f"{game.name}, {record['players']} players, going on after {len(record['moves'])} moves; the record is "
+          f"kept in {keeper.path}", flush=True)
     return table_app(table), [(who, f"/t/{token}") for who, token in table.links()]
 
 
