@@ -156,7 +156,7 @@ def test_a_whole_two_player_game_is_played_by_clicks_against_a_bot(tmp_path, bro
     print(f"\nscreenshots of the {name} table: {shots}/web-{name}-*.png")
 
 
-def test_a_typed_move_is_played_and_a_bad_one_is_refused_with_its_reason(tmp_path, browser):
+def test_a_typed_move_is_played_a_bad_one_refused_with_its_reason_and_a_move_taken_back(tmp_path, browser):
     from interpreter.tools.web.app import table_app
     context, _ = browser
     table = new_table("lixo", 2, seed=3, bots={1: "greedy"})
@@ -175,6 +175,12 @@ def test_a_typed_move_is_played_and_a_bad_one_is_refused_with_its_reason(tmp_pat
         page.wait_for_function("v => document.body.dataset.version !== v", arg=seen, timeout=WAIT)
         page.wait_for_selector("#decision button.confirm", timeout=WAIT)      # every move of lixo's first
         assert text in page.inner_text("#decision")                           # decision ends the seat's
+        page.reload(wait_until="load")               # a reload comes back to the move waiting for confirmation
+        page.wait_for_selector("#decision button.cancel", timeout=WAIT)
+        moves = table.st.moves
+        page.click("#decision button.cancel")
+        page.wait_for_selector("#decision button.move", timeout=WAIT)
+        assert table.st.moves == moves and not table.confirming
 
 
 def test_the_record_viewer_steps_through_a_record_from_any_view(tmp_path, browser):
