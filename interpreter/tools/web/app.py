@@ -18,7 +18,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from .table import PUBLIC, Refused
+from .table import Refused
 
 MAX_BODY = 2048             # bytes of a POST body
 MAX_MESSAGE = 1024          # characters of a message a socket receives
