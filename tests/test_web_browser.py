@@ -216,3 +216,29 @@ def test_the_record_viewer_steps_through_a_record_from_any_view(tmp_path, browse
         page.wait_for_selector("#result:not(.hidden)", timeout=WAIT)
         assert page.is_disabled("#forward")
     assert all(urlparse(url).hostname == "127.0.0.1" for url in requests)
+
+
+def test_undo_takes_back_a_move_by_a_click(tmp_path, browser):
+    from interpreter.tools.web.app import table_app
+    context, _ = browser
+    table = new_table("r_eco", 2, seed=4, bots={1: "greedy"})
+    tok = tokens(table)
+    with Server(table_app(table)) as base:
+        page = context.new_page()
+        page.goto(f"{base}/t/{tok[0]}", wait_until="load")
+        while True:
+            wait_for_turn(page, table)
+            assert page.get_attribute("body", "data-over") != "true", "no move of the game could be undone"
+            seen = page.get_attribute("body", "data-version")
+            if page.locator("#decision button.undo:not([disabled])").count():
+                break
+            page.click("#decision button.confirm" if page.locator("#decision button.confirm").count()
+                       else "#decision button.move >> nth=0")
+            page.wait_for_function("v => document.body.dataset.version !== v", arg=seen, timeout=WAIT)
+        moves, log = table.st.moves, page.inner_text("#log")
+        page.click("#decision button.undo")
+        page.wait_for_function("v => document.body.dataset.version !== v", arg=seen, timeout=WAIT)
+        wait_for_turn(page, table)
+        assert table.st.moves == moves - 1
+        assert len(page.inner_text("#log")) < len(log) and page.is_disabled("#decision button.undo")
+        page.screenshot(path=str(artefacts(tmp_path) / "web-undo.png"), full_page=True)
