@@ -340,12 +340,16 @@ def test_the_real_server_listens_on_127_0_0_1_with_one_link_per_human_seat_and_s
     assert proc.returncode is not None
 
 
-def test_serve_refuses_a_table_of_bots_only_and_a_bad_port(capsys):
+def test_serve_refuses_a_table_of_bots_only_and_a_bad_port(monkeypatch, capsys):
     from interpreter.tools.cli import main
+    from interpreter.tools.web import serve
+    monkeypatch.setattr(serve, "check_free", lambda host, port: None)
     lixo = os.path.join(ROOT, "rulesets", "lixo.yaml")
     assert main(["serve", lixo, "--players", "2", "--seat", "0=random", "--seat", "1=random"]) == 2
     assert "every seat is a bot" in capsys.readouterr().err
     assert main(["serve", lixo, "--players", "2", "--port", "70000"]) == 2
+    assert main(["serve", lixo, "--players", "2", "--port", "0"]) == 2
+    assert "a port is 1 to 65535" in capsys.readouterr().err
 
 
 def viewer_client(name: str = "lixo", seed: int = 3):
@@ -394,12 +398,14 @@ def test_the_record_viewers_public_view_shows_nothing_only_a_seat_saw():
 
 
 def serve_main(monkeypatch, tmp_path, *extra, args=None) -> list:
-    """cardrules serve lixo (or serve ARGS) with uvicorn.run replaced by a stand-in (nothing binds):
-    its calls, each with the app it was given."""
+    """cardrules serve lixo (or serve ARGS) with uvicorn.run and the check that the port is free
+    replaced by stand-ins (nothing binds): uvicorn.run's calls, each with the app it was given."""
     import uvicorn
     from interpreter.tools.cli import main
+    from interpreter.tools.web import serve
     calls = []
     monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.append({"app": app, **kw}))
+    monkeypatch.setattr(serve, "check_free", lambda host, port: None)       # nothing binds, not even to try
     lixo = os.path.join(ROOT, "rulesets", "lixo.yaml")
     args = args or ["serve", lixo, "--players", "2", "--seat", "1=greedy", "-o", str(tmp_path / "g.json"), *extra]
     assert main(args) == 0
@@ -465,3 +471,16 @@ def test_serve_needs_a_ruleset_a_record_or_resume(capsys):
     from interpreter.tools.cli import main
     assert main(["serve"]) == 2
     assert "serve needs a RULESET" in capsys.readouterr().err
+
+
+def test_serve_on_a_port_in_use_is_a_usage_error_before_any_link(tmp_path, capsys):
+    from interpreter.tools.cli import main
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code = main(["serve", os.path.join(ROOT, "rulesets", "lixo.yaml"), "--players", "2", "--port", str(port),
+                     "-o", str(tmp_path / "g.json")])
+    printed = capsys.readouterr()
+    assert code == 2 and "cannot listen there" in printed.err and "/t/" not in printed.out
+    assert not (tmp_path / "g.json").exists()

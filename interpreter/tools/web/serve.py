@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import random
+import socket
 
 from ...errors import RecordError, UsageError
 from ..options import check_bot, load, positive_int, seat_option, set_option
@@ -54,10 +55,11 @@ def cmd_serve(args, kept) -> int:
         viewer_module = importlib.import_module(".viewer_app", __package__)
     except ModuleNotFoundError as exc:
         raise UsageError(f"serve needs the web extra ({exc.name} is missing): pip install -e '.[web]'") from None
-    if not 0 <= args.port <= 65535:
-        raise UsageError(f"--port {args.port}: a port is 0 to 65535")
+    if not 1 <= args.port <= 65535:
+        raise UsageError(f"--port {args.port}: a port is 1 to 65535")
     if (args.source is None) == (args.resume is None):
         raise UsageError("serve needs a RULESET (with --players N), a RECORD to show, or --resume RECORD")
+    check_free(args.host, args.port)            # before a record is written or a link printed
     if args.resume is not None:
         app, links = resumed_server(args, kept, app_module.table_app)
     elif args.source.lower().endswith(".json"):
@@ -138,3 +140,15 @@ def record_server(args, kept, viewer_app) -> tuple:
         raise RecordError(f"{args.source}: {exc}") from None
     print(f"{args.source}: {game.name}, {record['players']} players, {len(record['moves'])} moves", flush=True)
     return viewer_app(view), [("record", "/")]
+
+
+def check_free(host: str, port: int) -> None:
+    """A usage error, before any link is printed, when the address cannot be listened on."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+        family, kind, proto, _, address = infos[0]
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)     # as uvicorn binds
+            probe.bind(address)
+    except OSError as exc:
+        raise UsageError(f"--host {host} --port {port}: cannot listen there: {exc.strerror or exc}") from None
