@@ -30,6 +30,7 @@ from ..seats.specs import show_value
 from . import play, playing, record_check, records
 from .batch import add_batch_commands
 from .variants import add_variant_commands
+from .web.serve import add_serve_command
 from .options import (Shared, bot_list, check_bot, known_bots, limits_of, load, non_negative_int,  # noqa: F401
                       positive_float, positive_int,
                       overrides_of, print_warnings, seat_option, set_option, shared_options)
@@ -409,6 +410,8 @@ def add_game_commands(sub, shared: Shared) -> None:
     p.set_defaults(func=cmd_bench)
 
     add_play_command(sub, shared)
+    add_serve_command(sub, shared, argparse.Namespace(checked_record=checked_record, replay_game=replay_game,
+                                                      new_keeper=new_keeper))
 
     p = sub.add_parser("bots", parents=[common], help="list the bots and their options with their defaults")
     p.set_defaults(func=cmd_bots)
