@@ -13,7 +13,8 @@ import random
 
 import pytest
 
-from interpreter.seats.bots import BOTS, determinise, make_bot
+from interpreter.seats import BOTS, make_bot
+from interpreter.seats.worlds import determinise
 from interpreter.tools.records import play_game
 from interpreter.seats.views import view_of
 from helpers import game, program
@@ -187,7 +188,7 @@ def test_a_margin_is_worked_out_anew_after_a_move():
 
 def test_the_bots_shuffle_and_draw_as_the_generator_does():
     """determinise's shuffle and draws take the generator's very draws (same seed, same copies)."""
-    from interpreter.seats.bots import below, shuffle
+    from interpreter.seats.worlds import below, shuffle
     a, b = random.Random(11), random.Random(11)
     for n in range(0, 300, 7):
         x, y = list(range(n)), list(range(n))
@@ -207,11 +208,13 @@ def test_a_copy_without_its_log_keeps_the_game_and_drops_the_log():
 
 def test_the_random_bot_draws_as_randrange_does():
     import random
-    from interpreter.seats.bots import make_bot
-    bot, gen = make_bot("random", 12345), random.Random(12345)
+    from interpreter.seats import make_bot
+    from types import SimpleNamespace
+    bot, gen = make_bot("random", 12345).bot, random.Random(12345)
     moves = list(range(1000))
     for n in (2, 3, 7, 64, 1000):
-        assert [bot.choose(None, None, moves[:n]) for _ in range(50)] == [gen.randrange(n) for _ in range(50)]
+        seat = SimpleNamespace(moves=moves[:n])     # the random bot reads only the legal moves
+        assert [bot.choose(seat) for _ in range(50)] == [gen.randrange(n) for _ in range(50)]
 
 
 def test_a_roll_out_decides_a_large_choice_among_tries_moves_drawn_at_random(monkeypatch):

@@ -14,7 +14,7 @@ from ..compiler.game import Game
 from ..errors import RuleRuntimeError
 from ..runtime import rng
 from ..runtime.engine import DEFAULT_LIMITS
-from ..seats.bots import make_bot
+from ..seats.registry import make_bot
 from .observe import observe_game
 
 BOT_SEED_STRIDE = 1_000_003
