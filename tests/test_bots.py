@@ -9,15 +9,18 @@
   2,000-game comparisons with greedy are a soak test and reported numbers, not the default run).
 """
 import collections
+import os
 import random
 
 import pytest
 
+from interpreter.compiler.game import load_game
 from interpreter.seats import BOTS, make_bot
 from interpreter.seats.worlds import determinise
 from interpreter.tools.records import play_game
 from interpreter.seats.views import view_of
 from helpers import game, program
+from test_cli import ROOT
 
 
 def hidden_zones(prog, seat: int) -> list:
@@ -86,6 +89,31 @@ def test_permuting_hidden_cards_never_changes_a_decision(players, log):
                         == make_bot(name, seed).choose(prog, other, moves)), (name, seat, st.turn)
             checked += 1
     assert checked >= 20 and changed >= checked // 2
+
+
+SHIPPED = ["r_eco", "lixo", "lixo_two_colour", "sorting_memo"]
+EXAMPLE = os.path.join(ROOT, "docs", "examples", "cautious_bot.py") + ":Cautious"
+EVERY_BOT = [n for n in sorted(BOTS) if n != "ismcts"] + ["ismcts:iterations=20,depth=8", EXAMPLE]
+
+
+@pytest.mark.parametrize("spec", EVERY_BOT, ids=lambda s: s.rsplit("/", 1)[-1])
+@pytest.mark.parametrize("ruleset", SHIPPED)
+def test_permuting_the_cards_a_seat_cannot_see_changes_no_decision_of_any_bot(ruleset, spec):
+    """Every bot, ours and the manual's example, on every shipped ruleset: the cards hidden from the
+    deciding seat shuffled within and across the zones hidden from it (the seat's events kept)."""
+    prog = load_game(os.path.join(ROOT, "rulesets", f"{ruleset}.yaml")).program(3)
+    rnd = random.Random(SHIPPED.index(ruleset))
+    checked = changed = 0
+    for _, st in seeded_states(3, 4, log=True, prog=prog, span=(2, 40)):
+        seat, moves = st.decider, prog.legal_moves(st)
+        other = permute_hidden(prog, st, seat, rnd)
+        changed += other.zones != st.zones
+        assert prog.legal_moves(other) == moves          # the seat's options are its own
+        seed = rnd.getrandbits(32)
+        assert make_bot(spec, seed).choose(prog, st, moves) == make_bot(spec, seed).choose(prog, other, moves), \
+            (seat, st.turn)
+        checked += 1
+    assert checked >= 6 and changed >= checked // 2
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
