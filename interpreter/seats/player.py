@@ -52,14 +52,9 @@ class Player:
             return moves[0]
         if self._plain:
             return self.bot.choose(Seat(program, st.decider, moves, st.turn, st.pending))
-        bot = self.bot
-        seat = Seat(program, st.decider, moves, st.turn, st.pending)
-        if not bot.looks_ahead:
-            if bot.uses_view:
-                self.remember(program, st, seat)
-            return bot.choose(seat) if self.builtin else self.ask(seat)
-        self.remember(program, st, seat)
-        seat._base, seat._rng = sanitised(program, st, seat.number), bot.rng
+        seat = self.seat_for(program, st, moves)
+        if not self.bot.looks_ahead:
+            return self.ask(seat)
         # A look-ahead makes thousands of state copies, acyclic lists that reference counting
         # frees; each batch of them would otherwise start a collection that walks every live object.
         if not gc.isenabled():
@@ -87,6 +82,16 @@ class Player:
         raise BotError(f"bot {self.spec} (seat {seat.number}, turn {seat.turn}) answered "
                        f"{one_line(repr(move))}, which is not one of its {len(seat.moves)} legal moves "
                        "(choose must return one of seat.moves)")
+
+    def seat_for(self, program, st, moves: list) -> Seat:
+        """The Seat of st's deciding seat, as its bot is given it (a caller that decides otherwise,
+        e.g. an environment for learning agents, may build one so)."""
+        bot = self.bot
+        seat = Seat(program, st.decider, moves, st.turn, st.pending)
+        self.remember(program, st, seat)
+        if bot.looks_ahead:
+            seat._base, seat._rng = sanitised(program, st, seat.number), bot.rng
+        return seat
 
     def remember(self, program, st, seat: Seat) -> None:
         """The seat's view and events, from its memory of the game fed the events it has not read."""
