@@ -17,7 +17,7 @@ from .seat import Seat
 from .views import Observer
 from .worlds import sanitised
 
-OWN = frozenset(("bot", "spec", "builtin", "_memory", "_plain"))
+OWN = frozenset(("bot", "spec", "builtin", "_memory", "choose"))
 
 
 class Player:
@@ -29,8 +29,8 @@ class Player:
         object.__setattr__(self, "spec", spec)          # the canonical spec text (what records store)
         object.__setattr__(self, "builtin", builtin)    # one of ours: trusted to answer a legal move
         object.__setattr__(self, "_memory", None)       # follow(): [.., (Observer, events seen)]
-        # one of ours that reads the legal moves alone (random): its Seat is made as cheaply as can be
-        object.__setattr__(self, "_plain", builtin and not bot.looks_ahead and not bot.uses_view)
+        if builtin and not bot.looks_ahead and not bot.uses_view:
+            object.__setattr__(self, "choose", _plain(bot))
 
     def __getattr__(self, name):
         if name in OWN:
@@ -50,8 +50,6 @@ class Player:
         """The bot's move at this decision of st (moves: its legal moves)."""
         if len(moves) == 1:
             return moves[0]
-        if self._plain:
-            return self.bot.choose(Seat(program, st.decider, moves, st.turn, st.pending))
         seat = self.seat_for(program, st, moves)
         if not self.bot.looks_ahead:
             return self.ask(seat)
@@ -101,6 +99,20 @@ class Player:
         self._memory = mem = follow(self._memory, program, number, st.log,
                                     lambda: (Observer(program, number), []), _feed(program, number))
         seat.view, seat.events = mem[5][0].view(), mem[5][1]
+
+
+def _plain(bot):
+    """choose() for one of our bots that reads the legal moves alone (random): it is given one Seat,
+    filled anew at each decision, as making a Seat would cost as much as its choice."""
+    seat, choose = Seat(None, 0, [], 0, None), bot.choose
+
+    def plain(program, st, moves: list):
+        if len(moves) == 1:
+            return moves[0]
+        seat.program, seat.number, seat.moves, seat.turn, seat._pending = (
+            program, st.decider, moves, st.turn, st.pending)
+        return choose(seat)
+    return plain
 
 
 def _feed(program, seat: int):
