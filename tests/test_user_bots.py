@@ -267,3 +267,34 @@ def test_the_example_bot_file_is_the_one_the_manual_shows():
     example = open(os.path.join(ROOT, "docs", "examples", "cautious_bot.py"), encoding="utf-8").read()
     body = example[example.index("from interpreter.seats import"):]
     assert textwrap.dedent(body).strip() in manual
+
+
+class Spoiler:
+    """An answer whose comparison and text raise."""
+
+    def __eq__(self, other):
+        raise RuntimeError("no comparing me")
+
+    __hash__ = None
+
+    def __repr__(self):
+        raise RuntimeError("no showing me")
+
+
+@pytest.mark.parametrize("answer, words", [
+    (lambda seat: seat.moves.append(("made", "up")) or seat.moves[-1], "answered ('made', 'up'), which is not one"),
+    (lambda seat: Spoiler(), "failed: RuntimeError: no comparing me"),
+])
+def test_a_bot_not_of_ours_cannot_slip_in_a_move_that_is_not_legal(answer, words):
+    prog = game().program(2)
+    st = prog.new_state(1)
+    legal = prog.legal_moves(st)
+
+    class Cheating(Bot):
+        looks_ahead = uses_view = False
+
+        def choose(self, seat):
+            return answer(seat)
+    with pytest.raises(BotError) as exc:
+        Player(Cheating(1), "cheat", builtin=False).choose(prog, st, legal)
+    assert words in str(exc.value) and legal == prog.legal_moves(st)

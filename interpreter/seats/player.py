@@ -50,36 +50,36 @@ class Player:
         """The bot's move at this decision of st (moves: its legal moves)."""
         if len(moves) == 1:
             return moves[0]
-        seat = self.seat_for(program, st, moves)
+        # a user's bot gets its own list of the moves: what it does to it changes nothing here
+        seat = self.seat_for(program, st, moves if self.builtin else list(moves))
         if not self.bot.looks_ahead:
-            return self.ask(seat)
+            return self.ask(seat, moves)
         # A look-ahead makes thousands of state copies, acyclic lists that reference counting
         # frees; each batch of them would otherwise start a collection that walks every live object.
         if not gc.isenabled():
-            return self.ask(seat)
+            return self.ask(seat, moves)
         gc.disable()
         try:
-            return self.ask(seat)
+            return self.ask(seat, moves)
         finally:
             gc.enable()
 
-    def ask(self, seat: Seat):
+    def ask(self, seat: Seat, moves: list):
         """bot.choose(seat); a user's bot is checked: what goes wrong is a BotError naming it."""
         if self.builtin:
             return self.bot.choose(seat)
+        where = f"bot {self.spec} (seat {seat.number}, turn {seat.turn})"
         try:
             move = self.bot.choose(seat)
+            legal = next((m for m in moves if m == move), None)
         except CardrulesError:          # the rules failed on a world: the ruleset's error, as it is
             raise
         except Exception as exc:
-            raise BotError(f"bot {self.spec} (seat {seat.number}, turn {seat.turn}) failed: "
-                           f"{type(exc).__name__}: {one_line(str(exc))}") from None
-        for legal in seat.moves:
-            if legal == move:
-                return legal
-        raise BotError(f"bot {self.spec} (seat {seat.number}, turn {seat.turn}) answered "
-                       f"{one_line(repr(move))}, which is not one of its {len(seat.moves)} legal moves "
-                       "(choose must return one of seat.moves)")
+            raise BotError(f"{where} failed: {type(exc).__name__}: {one_line(str(exc))}") from None
+        if legal is None:
+            raise BotError(f"{where} answered {one_line(shown(move))}, which is not one of its {len(moves)} "
+                           "legal moves (choose must return one of seat.moves)")
+        return legal
 
     def seat_for(self, program, st, moves: list) -> Seat:
         """The Seat of st's deciding seat, as its bot is given it (a caller that decides otherwise,
@@ -136,6 +136,14 @@ def follow(mem, program, seat: int, log: list, make, feed):
         feed(mem[5], log[mem[3]:])
         mem[3], mem[4] = len(log), log[-1]
     return mem
+
+
+def shown(value) -> str:
+    """repr(value), or what it is when its repr fails (a user's object)."""
+    try:
+        return repr(value)
+    except Exception:
+        return f"a {type(value).__name__}"
 
 
 def one_line(text: str, width: int = 200) -> str:
