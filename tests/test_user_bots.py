@@ -162,7 +162,7 @@ def test_an_installed_packages_bot_is_named_by_its_entry_point(installed, capsys
 def test_cardrules_bots_lists_the_installed_packages_bots_too(installed, capsys):
     code, out, _ = call(capsys, "bots")
     assert code == 0
-    assert "\ndeep: \n" not in out and "    depth=2  (int 1..9): how deep" in out
+    assert "\ndeep: (no description)\n    depth=2  (int 1..9): how deep\n" in out
     assert "broken: cannot be loaded: bot broken (entry point extra_bots:Gone of cardrules.bots)" in out
 
 

@@ -28,6 +28,7 @@ from .specs import Option
 GROUP = "cardrules.bots"
 _FILES: dict = {}           # (real path, mtime, size) -> module: a file is run once per process
 _ENTRIES: dict = {}         # entry point name -> class
+_POINTS: dict = {}          # path: sys.path when the entry points were looked up; found: them
 
 
 class Source(NamedTuple):
@@ -134,11 +135,16 @@ def checked_class(cls, label: str) -> type:
 
 
 def entry_points() -> dict:
-    """{name: entry point} of the installed packages' bots (group cardrules.bots); nothing is loaded."""
-    try:
-        return {ep.name: ep for ep in importlib.metadata.entry_points(group=GROUP)}
-    except Exception:                   # a broken installed package's metadata: no bots from it
-        return {}
+    """{name: entry point} of the installed packages' bots (group cardrules.bots); nothing is loaded.
+    Looked up once per import path (a run makes a bot for every game)."""
+    key = tuple(sys.path)
+    if _POINTS.get("path") != key:
+        try:
+            found = {ep.name: ep for ep in importlib.metadata.entry_points(group=GROUP)}
+        except Exception:               # a broken installed package's metadata: no bots from it
+            found = {}
+        _POINTS.update(path=key, found=found)
+    return _POINTS["found"]
 
 
 def load_entry(ep) -> type:
