@@ -1,8 +1,11 @@
-"""Bots (interpreter/seats/bots.py) on R-Eco: they decide from what their seat may know.
+"""Bots (interpreter/seats/bots.py), mostly on R-Eco: they decide from what their seat may know.
 
 - Leak test: permuting the cards a seat cannot see (within and across the zones hidden from it,
   sizes kept) never changes the seat's determinised copies or any bot's decision for the same seed,
-  with and without the event log (with it, determinisation uses the seat's perfect-memory view).
+  with and without the event log (with it, determinisation uses the seat's perfect-memory view);
+  for every bot (ours, ismcts included, and the manual's example bot) on every shipped ruleset.
+- The copy a Seat keeps is the same wherever the hidden cards lie, and deals the very worlds the
+  real state would.
 - Determinisation keeps the visible zones, every hidden zone's size, the seat's guaranteed cards (K)
   and known positions, and the multiset of hidden cards.
 - automa: legal moves only, reproducible from its seed, and clearly better than random (the

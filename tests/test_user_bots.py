@@ -298,3 +298,21 @@ def test_a_bot_not_of_ours_cannot_slip_in_a_move_that_is_not_legal(answer, words
     with pytest.raises(BotError) as exc:
         Player(Cheating(1), "cheat", builtin=False).choose(prog, st, legal)
     assert words in str(exc.value) and legal == prog.legal_moves(st)
+
+
+def test_a_decision_with_one_legal_move_is_not_asked_and_a_bot_without_look_ahead_has_no_worlds():
+    prog = game().program(2)
+    asked = []
+
+    class Blind(Bot):
+        looks_ahead = False
+
+        def choose(self, seat):
+            asked.append(len(seat.moves))
+            return seat.world()
+    player, st = Player(Blind(1), "blind", builtin=False), prog.new_state(1, log=True)
+    legal = prog.legal_moves(st)
+    assert player.choose(prog, st, legal[:1]) == legal[0] and asked == []     # one legal move: played
+    with pytest.raises(BotError, match="RuntimeError: this bot declares looks_ahead = False: its seat has no worlds"):
+        player.choose(prog, st, legal)
+    assert asked == [len(legal)] and len(legal) > 1
