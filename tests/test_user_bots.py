@@ -316,3 +316,19 @@ def test_a_decision_with_one_legal_move_is_not_asked_and_a_bot_without_look_ahea
     with pytest.raises(BotError, match="RuntimeError: this bot declares looks_ahead = False: its seat has no worlds"):
         player.choose(prog, st, legal)
     assert asked == [len(legal)] and len(legal) > 1
+
+
+@pytest.mark.parametrize("name, words", [
+    ("hand", "no zone 'hand' in this game; it has hand(0), hand(1)"),
+    ("hnad(0)", "no zone 'hnad(0)' in this game; did you mean 'hand(0)'?"),
+])
+def test_a_zone_the_game_does_not_have_is_named_with_what_was_meant(name, words):
+    prog = game().program(2)
+    st = prog.new_state(1, log=True)
+
+    class Reading(Bot):
+        def choose(self, seat):
+            return seat.view.cards(name)
+    with pytest.raises(BotError, match=r"failed: KeyError: ") as exc:
+        Player(Reading(1), "reading", builtin=False).choose(prog, st, prog.legal_moves(st))
+    assert words in str(exc.value)
