@@ -14,7 +14,7 @@ import pytest
 from interpreter.compiler import build
 from interpreter.runtime import events
 from interpreter.runtime import engine as E
-from interpreter.seats.bots import make_bot
+from interpreter.seats import make_bot
 from interpreter.tools.cli import set_option
 from interpreter.errors import IllegalMove, RecordError, RuleRuntimeError, RulesetError
 from interpreter.compiler.game import load_game
