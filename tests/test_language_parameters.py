@@ -6,7 +6,7 @@ import pytest
 
 from interpreter.compiler.game import load_game
 from interpreter.errors import RulesetError
-from interpreter.seats.bots import make_bot
+from interpreter.seats.registry import make_bot
 from interpreter.tools.records import make_record, replay
 from language_helpers import do, edit, make, names, texts, var, write  # noqa: F401
 

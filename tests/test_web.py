@@ -21,7 +21,8 @@ import pytest
 import starlette  # noqa: F401  (the web extra: pip install -e '.[test,web]')
 
 from interpreter.runtime import rng
-from interpreter.seats.bots import determinise, make_bot
+from interpreter.seats.registry import make_bot
+from interpreter.seats.worlds import determinise
 from interpreter.tools import records
 from interpreter.tools.play.keeping import Keeper
 from interpreter.tools.web.app import MAX_BODY, MAX_MESSAGE

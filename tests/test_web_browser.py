@@ -20,7 +20,7 @@ from urllib.parse import urlparse
 import pytest
 
 from interpreter.runtime import rng
-from interpreter.seats.bots import make_bot
+from interpreter.seats.registry import make_bot
 from interpreter.tools import records
 from interpreter.tools.play.keeping import Keeper
 from interpreter.tools.web.table import PUBLIC
