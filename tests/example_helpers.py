@@ -81,3 +81,39 @@ def to_bottom(prog, st, card_names, frm: str, to: str) -> None:
 def move_texts(prog, st) -> list:
     """The canonical texts of the legal moves, sorted."""
     return sorted(texts(prog, st))
+
+
+def arrange(prog, st, layout: dict, spare: str) -> None:
+    """Position surgery: each zone of `layout` holds exactly the named cards (bottom to top); its
+    other cards, and the named cards taken from elsewhere, go through `spare`."""
+    for zone_name in layout:
+        for c in list(st.zones[zone(prog, zone_name)]):
+            st.zones[zone(prog, zone_name)].remove(c)
+            st.zones[zone(prog, spare)].insert(0, c)
+            st.loc[c] = zone(prog, spare)
+    for zone_name, wanted in layout.items():
+        for n in wanted:
+            c = next(c for z in st.zones for c in z
+                     if prog.type_names[prog.card_type[c]] == n and st.loc[c] != zone(prog, zone_name))
+            st.zones[st.loc[c]].remove(c)
+            st.zones[zone(prog, zone_name)].append(c)
+            st.loc[c] = zone(prog, zone_name)
+    check_loc(st)
+
+
+def set_var(prog, st, name: str, value, owner: int | None = None) -> None:
+    st.vars[prog.var_base[name] + (owner or 0)] = value
+
+
+def card_move(prog, decision: str, card_names) -> str:
+    """The text of a card choice: `decision: 1*a + 1*b` in declaration order."""
+    ordered = sorted(card_names, key=lambda n: prog.type_index[n])
+    return f"{decision}: " + " + ".join(f"1*{n}" for n in ordered)
+
+
+def scripted(prog, script, seed: int = 0):
+    """A new game whose first shuffles come out as `script` says; later ones use the seed."""
+    st = prog.new_state(seed, script=script)
+    if not st.script:
+        st.script = None
+    return st

@@ -4,7 +4,7 @@ import pytest
 
 from example_helpers import (
     game, names, size, var, stacked, deal_top, deck_counter, seeded_games, to_bottom, move_texts,
-    do, check_loc,
+    do, check_loc, scripted,
 )
 
 PENALTY = {"A": 1, "J": 10, "Q": 10, "K": 10, "8": 50}
@@ -31,7 +31,7 @@ def dealt(players, hands, starter, then=(), **overrides):
     """A game whose stock deals `hands` (seat 0 first), turns up `starter`, then yields `then`."""
     prog = prog_for(players, **overrides)
     top = deal_top(hands) + [starter] + list(then)
-    st = prog.new_state(0, script=[stacked(prog, "stock", top, deck_counter(prog))])
+    st = scripted(prog, [stacked(prog, "stock", top, deck_counter(prog))])
     return prog, st
 
 
