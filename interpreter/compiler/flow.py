@@ -223,13 +223,20 @@ class Flow:
 
     def emit_turn_end(self) -> None:
         nxt = self.gen.x(self.rules.next, {}) if self.rules.next is not None else "st.current + 1"
+        advance = f"if not st.extra: st.current = ({nxt}) % {self.layout.players}"
+        if self.rules.play_order:       # a seat out of play has no turn, not even an extra one
+            out, way = self.rules.play_order
+            chosen = self.gen.x(self.rules.next, {}) if self.rules.next is not None else "None"
+            advance = (f"if not st.extra or V[{out}] and V[{out}] >> st.current & 1: st.current = _h.next_turn("
+                       f"V[{out}], V[{way}], st.current, {chosen}, {self.layout.players}, "
+                       f"{self.gen.k(getattr(self.rules.next, 'pos', None) or self.rules.end_when.pos)})")
         self.add_code([
             "if st.ending:",
             "    st.over = True",
             "    st.pending = None",
             "    if st.log is not None: st.log.append((E.END,))",
             "    return -1",
-            f"if not st.extra: st.current = ({nxt}) % {self.layout.players}",
+            advance,
             f"return {self.turn_start}",
         ], False, getattr(self.rules.next, "pos", None))
 

@@ -62,6 +62,16 @@ class StatementGen:
     def l_EndS(self, s):
         return ["st.ending = True"]
 
+    def l_EliminateS(self, s):
+        out, seat = self.rules.play_order[0], self.gen.seat_src(s.seat, {})
+        if s.back:
+            return [f"V[{out}] = (V[{out}] or 0) & ~(1 << {seat})"]
+        return [f"V[{out}] = (V[{out}] or 0) | (1 << {seat})"]
+
+    def l_ReverseS(self, s):
+        way = self.rules.play_order[1]
+        return [f"V[{way}] = -(V[{way}] or 1)"]
+
     def l_CallS(self, s):
         return self.lines(self.rules.procedures[s.name]) or ["pass"]
 

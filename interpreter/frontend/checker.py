@@ -96,7 +96,8 @@ def check_pass(cx: Context) -> ir.Ruleset:
         vars=list(cx.vars.values()), functions=cx.functions, procedures=procedures, setup=setup,
         first=first, next=nxt, steps=steps, end_when=end_when, finish=finish, score=score,
         tiebreak=tiebreak, bot_eval=bot_eval, slots=list(cx.slots), sources=cx.doc.sources,
-        overrides=cx.overrides, display=display, stats=stats, lowest_wins=cx.get(("wins",)) == "lowest")
+        overrides=cx.overrides, display=display, stats=stats, lowest_wins=cx.get(("wins",)) == "lowest",
+        play_order=cx.play_order or None)
     check_added_params(cx, rules)       # needs the finished rules: which params they read
     cx.err.raise_if_any()
     return rules

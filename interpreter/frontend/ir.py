@@ -251,6 +251,17 @@ class EndS(Stmt):
 
 
 @dataclass(eq=False)
+class EliminateS(Stmt):
+    seat: Expr
+    back: bool                 # True: `restore p` brings the seat back into play
+
+
+@dataclass(eq=False)
+class ReverseS(Stmt):
+    pass
+
+
+@dataclass(eq=False)
 class IfS(Stmt):
     cond: Expr
     then: list
@@ -356,3 +367,5 @@ class Ruleset:
     display: dict = field(default_factory=lambda: {"knowledge": "full"})   # how `play` shows a seat's view
     stats: list = field(default_factory=list)      # [Stat] in the order the file gives them
     lowest_wins: bool = False  # wins: lowest (the lowest score wins; the default is the highest)
+    play_order: Any = None     # (slot of the mask of seats out of play, slot of the direction) when
+                               # the rules eliminate, restore or reverse; None: every seat plays, clockwise

@@ -80,6 +80,15 @@ class _ToNodes(Transformer):
     def end_game(self, meta):
         return S.EndGame(at=_at(meta))
 
+    def eliminate(self, meta, seat):
+        return S.Eliminate(seat, False, at=_at(meta))
+
+    def restore(self, meta, seat):
+        return S.Eliminate(seat, True, at=_at(meta))
+
+    def reverse_play(self, meta):
+        return S.Reverse(at=_at(meta))
+
     # expressions
     def where(self, meta, cards, cond):
         return S.Where(cards, cond, at=_at(meta))
@@ -166,12 +175,14 @@ _WORDS = {"NAME": "a name", "NUMBER": "a number", "STRING": "a quoted text", "CO
 _STARTS_VALUE = {"NAME", "NUMBER", "STRING", "LPAR", "LSQB", "MINUS", "_TRUE", "_FALSE", "_NOT", "_IF", "_TOP",
                  "_BOTTOM"}
 _ENDS_VALUE = {"NAME", "NUMBER", "STRING", "RPAR", "RSQB", "_TRUE", "_FALSE"}
-_STATEMENTS = ("_MOVE", "_SHUFFLE", "_DEAL", "_LET", "_SET", "_EXTRA", "_CALL", "_END")
+_STATEMENTS = ("_MOVE", "_SHUFFLE", "_DEAL", "_LET", "_SET", "_EXTRA", "_CALL", "_END", "_ELIMINATE", "_RESTORE",
+               "_REVERSE")
 # The written form of each construct, by the keyword that opens it.
 _FORMS = {"_MOVE": "move CARDS to ZONE", "_SHUFFLE": "shuffle ZONE",
           "_DEAL": "deal COUNT from ZONE to ZONE [starting PLAYER]", "_LET": "let NAME = VALUE",
           "_SET": "set NAME[(PLAYER)] = VALUE", "_EXTRA": "extra turn", "_CALL": "call PROCEDURE",
-          "_END": "end game", "_TOP": "top [COUNT] of CARDS", "_BOTTOM": "bottom [COUNT] of CARDS",
+          "_END": "end game", "_ELIMINATE": "eliminate PLAYER", "_RESTORE": "restore PLAYER",
+          "_REVERSE": "reverse", "_TOP": "top [COUNT] of CARDS", "_BOTTOM": "bottom [COUNT] of CARDS",
           "_IF": "if CONDITION then VALUE else VALUE", "_FOR": "VALUE for NAME in LIST [if CONDITION]"}
 # Which opening keywords a structural token belongs to.
 _OPENERS = {"_TO": ("_MOVE", "_DEAL"), "_FROM": ("_DEAL",), "_STARTING": ("_DEAL",), "EQUAL": ("_LET", "_SET"),
@@ -180,7 +191,7 @@ _OPENERS = {"_TO": ("_MOVE", "_DEAL"), "_FROM": ("_DEAL",), "_STARTING": ("_DEAL
 _CLOSES = {"RPAR": "LPAR", "RSQB": "LSQB"}
 _KEYWORDS = {"_MOVE", "_TO", "_SHUFFLE", "_DEAL", "_FROM", "_STARTING", "_LET", "_SET", "_EXTRA", "_TURN", "_CALL",
              "_END", "_GAME", "_WHERE", "_TOP", "_BOTTOM", "_OF", "_IF", "_THEN", "_ELSE", "_OR", "_AND", "_NOT",
-             "_IN", "_FOR", "_TRUE", "_FALSE"}
+             "_IN", "_FOR", "_TRUE", "_FALSE", "_ELIMINATE", "_RESTORE", "_REVERSE"}
 _OPERATOR_WORDS = ("_WHERE", "_AND", "_OR", "_IN", "_OF")
 _ORDER = ["_TO", "_FROM", "_OF", "_THEN", "_ELSE", "EQUAL", "_IN", "_FOR", "_STARTING", "_TURN", "_GAME", "RPAR",
           "RSQB", "COMMA"]
@@ -312,7 +323,7 @@ class _Syntax:
     def statement_start(self, tok, prev, expected, line, col):
         if self.kind != "stmt" or prev is not None:
             return None
-        forms = "move, shuffle, deal, let, set, extra turn, call or end game"
+        forms = "move, shuffle, deal, let, set, extra turn, call, end game, eliminate, restore or reverse"
         if tok.type == "$END":
             return DSLSyntaxError(line, col, "the statement is empty", f"a statement starts with {forms}")
         close = closest(str(tok), [t[1:].lower() for t in _STATEMENTS])

@@ -7,6 +7,7 @@ from .. import ir
 from .. import syntax as S
 from .context import Context, Scope, Unresolved
 from .expressions import check_not_negative
+from .play_order import eliminate, reverse
 from .resolve import resolve, zone_instance
 from .types import expect
 from .vocabulary import CARDISH
@@ -19,7 +20,8 @@ def simple(cx: Context, node, path, scope: Scope):
     check = _ONE_LINE.get(type(node))
     if check is None:
         cx.error(pos, "an expression on its own does nothing here", "statement",
-                 "a step starts with move, shuffle, deal, let, set, extra turn, call or end game")
+                 "a step starts with move, shuffle, deal, let, set, extra turn, call, end game, eliminate, "
+                 "restore or reverse")
         return None
     return check(cx, node, pos, path, scope)
 
@@ -129,4 +131,5 @@ def call_procedure(cx: Context, node, pos, path, scope: Scope):
 
 
 _ONE_LINE = {S.Move: move, S.Shuffle: shuffle, S.Deal: deal, S.Let: let, S.SetVar: set_var,
-             S.ExtraTurn: extra_turn, S.EndGame: end_game, S.CallProc: call_procedure}
+             S.ExtraTurn: extra_turn, S.EndGame: end_game, S.CallProc: call_procedure,
+             S.Eliminate: eliminate, S.Reverse: reverse}
