@@ -23,6 +23,7 @@ class StatementGen:
         # None for the programs games run, whose code must stay as it is
         self.audit = gen.k(audit) if audit is not None else None
         self.cov = cov      # a CoverageMap (coverage.py) for an instrumented program, else None
+        self.standing = None    # source naming the standing rules' check, run after each move and deal
 
     def function_from_block(self, stmts, name: str, head: tuple = ()):
         """Compile a block into a standalone function f(st) (triggers), `head` its first lines."""
@@ -39,8 +40,11 @@ class StatementGen:
 
     def stmt(self, s) -> list:
         """Source lines for a statement, each tagged with its rule (nested statements keep theirs)."""
-        return [line if getattr(line, "pos", None) is not None else Line(line, s.pos)
-                for line in getattr(self, "l_" + type(s).__name__)(s)]
+        lines = [line if getattr(line, "pos", None) is not None else Line(line, s.pos)
+                 for line in getattr(self, "l_" + type(s).__name__)(s)]
+        if self.standing is not None and isinstance(s, (ir.MoveS, ir.DealS)):
+            lines.append(Line(f"{self.standing}(st)", s.pos))
+        return lines
 
     def l_LetS(self, s):
         gen = self.gen

@@ -126,7 +126,8 @@ class Linter:
         self.rules, self.doc = rules, doc
         self.out: list = []
         # the blocks that run on their own, and every block of statements
-        self.roots = [rules.setup, rules.steps] + [z.on_empty for z in rules.zones]
+        self.roots = [rules.setup, rules.steps] + [z.on_empty for z in rules.zones] + \
+            [rule.body for rule in rules.whenever]
         self.blocks = self.roots + list(rules.procedures.values())
         self.all_statements = [s for block in self.blocks for s in statements(block)]
         self.fn_changes: dict = {}      # function name -> whether its body depends on the game state
@@ -417,6 +418,12 @@ class Linter:
             elif isinstance(s, ir.ForS) and const(s.iterable) == [] and s.body:
                 self.warn(s.iterable.pos, "branch-never-runs", "this for loop never runs: its list is always empty",
                           "give it a list with items, or remove the loop")
+
+        for rule in self.rules.whenever:
+            if const(rule.cond) is False and rule.body:
+                self.warn(rule.cond.pos, "branch-never-runs",
+                          "this standing rule never fires: its when is always false",
+                          "fix the condition, or remove the rule")
 
     # ---- decisions ----
     def decisions_never_legal(self) -> None:
