@@ -14,6 +14,7 @@ from .resolve import resolve
 from .types import expect
 
 _STATEMENT = re.compile(r"(?m)^\s*(?:eliminate|restore|reverse)\b")
+_RULES = ("zones", "procedures", "setup", "turn", "whenever")      # where statements stand
 
 
 def seats_may_leave(cx: Context) -> bool:
@@ -21,17 +22,20 @@ def seats_may_leave(cx: Context) -> bool:
     changes who plays or which way); read once, before the rules, so that `around` and `next`
     are written for it wherever they come."""
     if cx.play_order is None:
-        found = any(_STATEMENT.match(t) for t in _texts(cx.data))
+        found = any(_STATEMENT.match(t) for key, part in (cx.data or {}).items() if key in _RULES
+                    for t in _texts(part))
         cx.play_order = (cx.slot("#out"), cx.slot("#direction")) if found else ()
     return bool(cx.play_order)
 
 
 def _texts(data):
+    """Every text inside data, but a description's."""
     if isinstance(data, str):
         yield data
     elif isinstance(data, dict):
-        for v in data.values():
-            yield from _texts(v)
+        for k, v in data.items():
+            if k != "description":
+                yield from _texts(v)
     elif isinstance(data, list):
         for v in data:
             yield from _texts(v)
