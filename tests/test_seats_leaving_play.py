@@ -166,6 +166,12 @@ AROUND = """
 """
 
 
+def test_a_first_player_eliminated_in_the_setup_passes_the_first_turn_on(make):
+    p = make(edit(AROUND, "- eliminate 1", "- eliminate 0"), 3)
+    st = p.new_state(0)
+    assert st.current == 1 and st.turn == 1
+
+
 def test_around_gives_a_go_to_every_seat_in_play_and_none_to_a_seat_out(make):
     p = make(AROUND, 4)
     st = p.new_state(0)

@@ -195,7 +195,12 @@ class Flow:
 
     def emit_turn_start(self) -> None:
         turns = self.limits.turns
-        self.add_code([
+        skip = []
+        if self.rules.play_order:       # the setup may have eliminated the first player
+            out, way = self.rules.play_order
+            skip = [f"if V[{out}] and V[{out}] >> st.current & 1: st.current = _h.next_turn(V[{out}], V[{way}], "
+                    f"st.current, None, {self.layout.players}, {self.gen.k(self.rules.end_when.pos)})"]
+        self.add_code(skip + [
             "st.turn += 1",
             f"if st.turn > {turns}: _h.too_many_turns({turns}, {self.gen.k(self.rules.end_when.pos)})",
             "st.me = st.current",
