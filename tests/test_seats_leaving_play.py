@@ -140,6 +140,16 @@ def test_turn_next_naming_a_seat_out_passes_the_turn_to_the_next_seat_in_play(ma
     assert seats_in_turn(p, st, ["knock", "pass"]) == [0, 2, 3]
 
 
+def test_a_decision_can_offer_the_seats_still_in_play(make):
+    text = edit(RING, "        - set turns_played = turns_played + 1",
+                "        - choose: target\n          from: in_play\n          where: target != current\n"
+                "        - set turns_played = turns_played + 1")
+    p = make(text, 4)
+    st = p.new_state(0)
+    do(p, st, "knock")
+    assert sorted(p.move_text(st, m) for m in p.legal_moves(st)) == ["target: 2", "target: 3"]
+
+
 AROUND = """
     name: around
     players: {min: 2, max: 5}
