@@ -28,6 +28,7 @@ CODES = {
     "row-outside-players": "a by_players row for a player count outside players min..max",
     "rank-ignores-item": "a highest or lowest whose 'by' does not read the item: it always picks the first",
     "zone-joined-with-itself": "zones together with one zone twice (hand + hand): each of its cards counts twice",
+    "reverse-changes-nothing": "a reverse in a game for at most 2 players: either way round, the other seat is next",
     # given by the setup audit (compiler/audit.py), which plays the setup: the linter only reads the rules
     "setup-move-short": "a move or deal of the setup that moved fewer cards than it names (the setup played once)",
 }
@@ -146,6 +147,7 @@ class Linter:
         self.rows_outside_players()
         self.ranks_ignoring_the_item()
         self.zones_joined_with_themselves()
+        self.reverses_changing_nothing()
         return sorted(self.out, key=lambda d: (d.pos.file, d.pos.line, d.pos.col, d.code))
 
     # ---- helpers ----
@@ -424,6 +426,17 @@ class Linter:
                 self.warn(rule.cond.pos, "branch-never-runs",
                           "this standing rule never fires: its when is always false",
                           "fix the condition, or remove the rule")
+
+    def reverses_changing_nothing(self) -> None:
+        """reverse-changes-nothing: with 2 players the next seat is the same either way round."""
+        if self.rules.max_players > 2:
+            return
+        for s in self.all_statements:
+            if isinstance(s, ir.ReverseS):
+                self.warn(s.pos, "reverse-changes-nothing",
+                          f"this reverse changes nothing: with {self.rules.max_players} players the other seat "
+                          "is next either way round", "remove it, or make the card do what it does with two "
+                          "players (e.g. an extra turn)")
 
     # ---- decisions ----
     def decisions_never_legal(self) -> None:
