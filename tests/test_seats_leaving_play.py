@@ -244,7 +244,7 @@ def test_a_game_that_never_eliminates_or_reverses_compiles_as_before(make):
 @pytest.mark.parametrize("rule, col, message", [
     ("eliminate box", 32, "the seat to eliminate must be a player"),
     ("restore 'x'", 30, "the seat to restore must be a player"),
-    ("reverse 1", 30, "unexpected"),
+    ("reverse 1", 30, "'reverse' takes nothing after it"),
     ("eliminate", 31, "expected a value after 'eliminate', but the text ends"),
 ])
 def test_eliminate_restore_and_reverse_are_checked_with_located_errors(write, rule, col, message):

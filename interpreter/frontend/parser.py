@@ -311,7 +311,7 @@ class _Syntax:
                                   "'x not in list' tests membership; to negate a condition, write not before it")
         if "_IN" in expected and len(expected) > 1 and self.kind != "for" and self.opener("_IN") is None:
             expected = expected - {"_IN"}           # 'in' here is the operator (x in list), not a loop's
-        for check in (self.statement_start, self.generator, self.double_equal, self.call_arguments, self.deal_to_player,
+        for check in (self.statement_start, self.nothing_after, self.generator, self.double_equal, self.call_arguments, self.deal_to_player,
                       self.misspelt_keyword, self.misspelt_previous, self.comparison, self.missing_value,
                       self.stray_closer, self.unclosed, self.missing_keyword, self.two_values):
             found = check(tok, prev, expected, line, col)
@@ -331,6 +331,14 @@ class _Syntax:
         if tok.type in _STARTS_VALUE and not close:
             hint += "; a value on its own does nothing"
         return DSLSyntaxError(line, col, f"a statement cannot start with {_show(tok)}", hint)
+
+    def nothing_after(self, tok, prev, expected, line, col):
+        """Something after a statement that is complete in its words: reverse, extra turn, end game."""
+        if self.kind != "stmt" or prev is None or prev.type not in ("_REVERSE", "_TURN", "_GAME") \
+                or expected != {"$END"}:
+            return None
+        words = {"_REVERSE": "reverse", "_TURN": "extra turn", "_GAME": "end game"}[prev.type]
+        return DSLSyntaxError(line, col, f"'{words}' takes nothing after it", f"write {words} alone")
 
     def misspelt_keyword(self, tok, prev, expected, line, col):
         if tok.type != "NAME":
