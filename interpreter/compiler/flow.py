@@ -227,23 +227,28 @@ class Flow:
         self.ops[guard] = ("code", lines + [f"return {guard + 1}"], True)
 
     def emit_turn_end(self) -> None:
-        nxt = self.gen.x(self.rules.next, {}) if self.rules.next is not None else "st.current + 1"
-        advance = f"if not st.extra: st.current = ({nxt}) % {self.layout.players}"
-        if self.rules.play_order:       # a seat out of play has no turn, not even an extra one
-            out, way = self.rules.play_order
-            chosen = self.gen.x(self.rules.next, {}) if self.rules.next is not None else "None"
-            advance = (f"if not st.extra or V[{out}] and V[{out}] >> st.current & 1: st.current = _h.next_turn("
-                       f"V[{out}], V[{way}], st.current, {chosen}, {self.layout.players}, "
-                       f"{self.gen.k(getattr(self.rules.next, 'pos', None) or self.rules.end_when.pos)})")
         self.add_code([
             "if st.ending:",
             "    st.over = True",
             "    st.pending = None",
             "    if st.log is not None: st.log.append((E.END,))",
             "    return -1",
-            advance,
+            self.advance_line(),
             f"return {self.turn_start}",
         ], False, getattr(self.rules.next, "pos", None))
+
+    def advance_line(self) -> str:
+        """The line that hands the turn on (turn.next, or the next seat clockwise), unless an extra turn."""
+        players, rules = self.layout.players, self.rules
+        if not rules.play_order:
+            nxt = self.gen.x(rules.next, {}) if rules.next is not None else "st.current + 1"
+            return f"if not st.extra: st.current = ({nxt}) % {players}"
+        # a seat out of play has no turn, not even an extra one; turn order skips it both ways round
+        out, way = rules.play_order
+        chosen = self.gen.x(rules.next, {}) if rules.next is not None else "None"
+        pos = self.gen.k(getattr(rules.next, "pos", None) or rules.end_when.pos)
+        return (f"if not st.extra or V[{out}] and V[{out}] >> st.current & 1: "
+                f"st.current = _h.next_turn(V[{out}], V[{way}], st.current, {chosen}, {players}, {pos})")
 
     # ---- blocks ----
     def emit_block(self, stmts) -> None:
