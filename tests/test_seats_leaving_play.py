@@ -223,6 +223,13 @@ def test_a_seat_out_of_play_keeps_its_score_and_its_place_in_the_result(make):
     assert p.result(st)["winners"] == [0]
 
 
+def test_a_score_can_count_only_for_the_seats_still_in_play(make):
+    p = make(edit(RING, "score: turns_played", "score: if me in in_play then turns_played else 0"), 3)
+    st = p.new_state(0)
+    do(p, st, "knock")
+    assert [p.score(st, s) for s in range(3)] == [1, 0, 0]
+
+
 def test_clone_and_equality_keep_who_is_out_and_the_direction(make):
     p = make(RING, 4)
     st = p.new_state(0)
