@@ -208,3 +208,12 @@ def test_a_game_with_a_standing_rule_simulates_and_replays(write):
                                              make_bot("random", seed + 2)], ["random", "greedy", "random"])
         assert replay(game, record) == record["result"]
         assert all(score % 4 == 0 for score in record["result"]["scores"])     # books of four only
+
+
+def test_a_standing_rule_can_take_a_seat_out_of_play_and_the_turn_order_skips_it(make):
+    text = edit(TWO_RULES, "    whenever:\n", "    whenever:\n      - for: p in in_play\n"
+                "        when: p == 1 and count(c) > 0\n        do: [\"eliminate p\"]\n")
+    p = make(text.replace("max: 2}", "max: 3}").replace("min: 2, ", "min: 3, "), 3)
+    st = p.new_state(0)
+    do(p, st, "go")          # the chip reaches c: seat 1 is out, so seat 2 plays next
+    assert st.current == 2
