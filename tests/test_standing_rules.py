@@ -218,3 +218,39 @@ def test_a_standing_rule_can_take_a_seat_out_of_play_and_the_turn_order_skips_it
     do(p, st, "go")          # the chip reaches c: seat 1 is out, so seat 2 plays next
     assert st.current == 2
 
+
+SWAP = """
+    name: swap
+    players: {min: 2, max: 2}
+    cards:
+      card: {count: 2, start: deck}
+    zones:
+      deck: {visible: nobody}
+      hand: {owner: each, visible: owner}
+    vars:
+      seen_empty: {initial: 0}
+    setup:
+      - deal 1 from deck to hand
+    whenever:
+      - when: count(hand(0)) == 0 and seen_empty == 0
+        do: ["set seen_empty = 1"]
+    turn:
+      steps:
+        - together:
+            - move hand(0) to hand(1)
+            - move hand(1) to hand(0)
+        - choose: act
+          options:
+            go: {do: []}
+    end:
+      when: turn > 1
+    score: count(hand)
+"""
+
+
+def test_standing_rules_are_checked_once_the_moves_of_together_have_landed(make):
+    # the swap empties hand(0) only while its cards are on their way: no rule sees it empty
+    p = make(SWAP, 2)
+    st = p.new_state(0)
+    assert [len(st.zones[p.zone_names.index(z)]) for z in ("hand(0)", "hand(1)")] == [1, 1]
+    assert var(p, st, "seen_empty") == 0

@@ -44,7 +44,7 @@ class StatementGen:
         lines = [line if getattr(line, "pos", None) is not None else Line(line, s.pos)
                  for line in getattr(self, "l_" + type(s).__name__)(s)]
         # standing rules are checked after a move or deal lands; the moves of `together` land at its end
-        moved = isinstance(s, (ir.MoveS, ir.DealS))
+        moved = isinstance(s, (ir.MoveS, ir.DealS)) and self.taking is None or isinstance(s, ir.TogetherS)
         if self.standing is not None and moved:
             lines.append(Line(f"{self.standing}(st)", s.pos))
         return lines
