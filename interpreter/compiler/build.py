@@ -15,6 +15,7 @@ from .codegen import CodeGen
 from .coverage import CoverageMap
 from .fold import Scratch, deterministic_prefix
 from .flow import Flow
+from .standing import compile_standing
 from .statements import StatementGen
 
 
@@ -34,6 +35,7 @@ def compile_program(rules: ir.Ruleset, players: int, limits: E.Limits | None = N
     cov = CoverageMap(rules, gen.k) if coverage else None
     stmts = compile_triggers(gen, gen.k(alike_guard(lay.card_type, lay.type_names, lay.zone_decl, lay.zone_names)),
                              audit, cov)
+    stmts.standing = compile_standing(gen, stmts)     # after the triggers: they run in the middle of a move
     flow = Flow(gen, stmts)
     flow.lay_out(prefix)
     lam = gen.lam

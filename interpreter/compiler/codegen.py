@@ -145,6 +145,9 @@ class CodeGen:
         return f"V[{self.owned(e.owner, env, base, 1)}]"
 
     def g_Builtin(self, e, env):
+        if e.name == "in_play":
+            order = self.rules.play_order
+            return f"_h.in_play(V[{order[0]}], {self.layout.players})" if order else f"list(range({self.layout.players}))"
         return {"current": "st.current", "me": "st.me", "players": str(self.layout.players),
                 "seats": f"list(range({self.layout.players}))", "turn": "st.turn"}[e.name]
 
@@ -415,11 +418,20 @@ class CodeGen:
     def gf_reversed(self, e, env, a):
         return f"list(reversed({self.x(a, env)}))"
 
-    def gf_next(self, e, env, a):
-        return self.step_seat(a, env, 1)
+    def gf_next(self, e, env, a, *in_play):
+        return self.step_seat(a, env, 1) if not in_play else self.round_seat(e, a, env, 1)
 
-    def gf_prev(self, e, env, a):
-        return self.step_seat(a, env, -1)
+    def gf_prev(self, e, env, a, *in_play):
+        return self.step_seat(a, env, -1) if not in_play else self.round_seat(e, a, env, -1)
+
+    def round_seat(self, e, a, env, by: int) -> str:
+        """next(a) or prev(a) when seats may leave play: the nearest seat in play, in the direction of play."""
+        out, way = self.rules.play_order
+        return f"_h.going_round(V[{out}], V[{way}], {self.seat_src(a, env)}, {by}, {self.layout.players}, {self.k(e.pos)})"
+
+    def gf_seat_after(self, e, env, a, in_play):
+        """The seat after a in the direction of play, in play or not (`around` going once round)."""
+        return f"_h.seat_after({self.x(a, env)}, V[{self.rules.play_order[1]}], {self.layout.players})"
 
     def step_seat(self, a, env, by: int) -> str:
         """next(a) or prev(a): a table lookup unless a is always a seat (then the sum, modulo players)."""

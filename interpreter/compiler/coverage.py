@@ -34,6 +34,9 @@ class CoverageMap:
             if d.on_empty:
                 self.add(d, "on_empty", d.on_empty[0].pos, f"on_empty of {d.name}")
                 self.walk(d.on_empty)
+        for rule in rules.whenever:
+            self.add(rule, "whenever", rule.pos, f"whenever {short(rule.cond, self.slots)}")
+            self.walk(rule.body)
 
     def coverage(self) -> Coverage:
         """The run-time counters of these points (one for the program)."""

@@ -55,7 +55,8 @@ class Writer:
         return f"{self.x(e.obj, 9)}.{e.attr}", 9
 
     def w_Func(self, e):
-        return f"{e.name}({', '.join(self.x(a) for a in e.args)})", 9
+        args = e.args[:1] if e.name in ("next", "prev", "seat_after") else e.args     # not the hidden in_play
+        return f"{e.name}({', '.join(self.x(a) for a in args)})", 9
 
     def w_UserCall(self, e):
         return f"{e.fn.name}({', '.join(self.x(a) for a in e.args)})", 9

@@ -196,7 +196,12 @@ class Flow:
 
     def emit_turn_start(self) -> None:
         turns = self.limits.turns
-        self.add_code([
+        skip = []
+        if self.rules.play_order:       # the setup may have eliminated the first player
+            out, way = self.rules.play_order
+            skip = [f"if V[{out}] and V[{out}] >> st.current & 1: st.current = _h.next_turn(V[{out}], V[{way}], "
+                    f"st.current, None, {self.layout.players}, {self.gen.k(self.rules.end_when.pos)})"]
+        self.add_code(skip + [
             "st.turn += 1",
             f"if st.turn > {turns}: _h.too_many_turns({turns}, {self.gen.k(self.rules.end_when.pos)})",
             "st.me = st.current",
@@ -223,16 +228,28 @@ class Flow:
         self.ops[guard] = ("code", lines + [f"return {guard + 1}"], True)
 
     def emit_turn_end(self) -> None:
-        nxt = self.gen.x(self.rules.next, {}) if self.rules.next is not None else "st.current + 1"
         self.add_code([
             "if st.ending:",
             "    st.over = True",
             "    st.pending = None",
             "    if st.log is not None: st.log.append((E.END,))",
             "    return -1",
-            f"if not st.extra: st.current = ({nxt}) % {self.layout.players}",
+            self.advance_line(),
             f"return {self.turn_start}",
         ], False, getattr(self.rules.next, "pos", None))
+
+    def advance_line(self) -> str:
+        """The line that hands the turn on (turn.next, or the next seat clockwise), unless an extra turn."""
+        players, rules = self.layout.players, self.rules
+        if not rules.play_order:
+            nxt = self.gen.x(rules.next, {}) if rules.next is not None else "st.current + 1"
+            return f"if not st.extra: st.current = ({nxt}) % {players}"
+        # a seat out of play has no turn, not even an extra one; turn order skips it both ways round
+        out, way = rules.play_order
+        chosen = self.gen.x(rules.next, {}) if rules.next is not None else "None"
+        pos = self.gen.k(getattr(rules.next, "pos", None) or rules.end_when.pos)
+        return (f"if not st.extra or V[{out}] and V[{out}] >> st.current & 1: "
+                f"st.current = _h.next_turn(V[{out}], V[{way}], st.current, {chosen}, {players}, {pos})")
 
     # ---- blocks ----
     def emit_block(self, stmts) -> None:

@@ -164,6 +164,8 @@ def deterministic_prefix(rules: ir.Ruleset) -> int:
     def fixed(s) -> bool:
         if isinstance(s, (ir.ChooseS, ir.ShuffleS, ir.CallS, ir.ExtraS, ir.EndS)):
             return False
+        if rules.whenever and isinstance(s, (ir.MoveS, ir.DealS)):
+            return False        # a standing rule may run after it, and shuffle
         if isinstance(s, ir.DealS):
             return s.source.decl.name not in triggered
         if isinstance(s, ir.MoveS):
@@ -229,6 +231,8 @@ def bound_slots(e) -> set:
 
 def _writes(s, rules: ir.Ruleset, zones: set, vars_: set) -> bool:
     """Whether statement s may write one of these zones or variables."""
+    if rules.whenever and isinstance(s, (ir.MoveS, ir.DealS)):
+        return True             # a standing rule runs after it and may change anything
     if isinstance(s, ir.MoveS):
         src = s.cards.cards if isinstance(s.cards, ir.TopN) else s.cards
         touched = {s.dest.decl.name} | ({src.decl.name} if isinstance(src, ir.ZoneRef) else set(zones))

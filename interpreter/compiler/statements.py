@@ -24,6 +24,7 @@ class StatementGen:
         self.audit = gen.k(audit) if audit is not None else None
         self.cov = cov      # a CoverageMap (coverage.py) for an instrumented program, else None
         self.taking = None  # inside `together`: the name of the list its moves' cards wait in
+        self.standing = None    # source naming the standing rules' check, run after each move and deal
 
     def function_from_block(self, stmts, name: str, head: tuple = ()):
         """Compile a block into a standalone function f(st) (triggers), `head` its first lines."""
@@ -40,8 +41,13 @@ class StatementGen:
 
     def stmt(self, s) -> list:
         """Source lines for a statement, each tagged with its rule (nested statements keep theirs)."""
-        return [line if getattr(line, "pos", None) is not None else Line(line, s.pos)
-                for line in getattr(self, "l_" + type(s).__name__)(s)]
+        lines = [line if getattr(line, "pos", None) is not None else Line(line, s.pos)
+                 for line in getattr(self, "l_" + type(s).__name__)(s)]
+        # standing rules are checked after a move or deal lands; the moves of `together` land at its end
+        moved = isinstance(s, (ir.MoveS, ir.DealS)) and self.taking is None or isinstance(s, ir.TogetherS)
+        if self.standing is not None and moved:
+            lines.append(Line(f"{self.standing}(st)", s.pos))
+        return lines
 
     def l_LetS(self, s):
         gen = self.gen
@@ -64,6 +70,16 @@ class StatementGen:
 
     def l_EndS(self, s):
         return ["st.ending = True"]
+
+    def l_EliminateS(self, s):
+        out, seat = self.rules.play_order[0], self.gen.seat_src(s.seat, {})
+        if s.back:
+            return [f"V[{out}] = (V[{out}] or 0) & ~(1 << {seat})"]
+        return [f"V[{out}] = (V[{out}] or 0) | (1 << {seat})"]
+
+    def l_ReverseS(self, s):
+        way = self.rules.play_order[1]
+        return [f"V[{way}] = -(V[{way}] or 1)"]
 
     def l_CallS(self, s):
         return self.bind_arguments(s) + self.lines(self.rules.procedures[s.name]) or ["pass"]

@@ -22,6 +22,7 @@ from .check.params import check_added_params, check_players, declare_params
 from .check.recursion import check_function_recursion, check_recursion
 from .check.resolve import value
 from .check.statements import block
+from .check.standing import standing_rules
 from .check.stats import check_stats
 from .check.turn import check_first
 from .check.types import expect
@@ -97,6 +98,7 @@ def check_pass(cx: Context) -> ir.Ruleset:
     nxt = value(cx, ("turn", "next"), Scope(), default=None)
     expect(cx, nxt, {"player"}, "the next player")
     steps = block(cx, ("turn", "steps"), Scope(), top=True)
+    whenever = standing_rules(cx, block, procedures)
     end_when = value(cx, ("end", "when"), Scope(), default=False)
     expect(cx, end_when, {"bool"}, "the end condition")
     finish = check_finish(cx)
@@ -115,7 +117,8 @@ def check_pass(cx: Context) -> ir.Ruleset:
         vars=list(cx.vars.values()), functions=cx.functions, procedures=procedures, setup=setup,
         first=first, next=nxt, steps=steps, end_when=end_when, finish=finish, score=score,
         tiebreak=tiebreak, bot_eval=bot_eval, slots=list(cx.slots), sources=cx.doc.sources,
-        overrides=cx.overrides, display=display, stats=stats, lowest_wins=cx.get(("wins",)) == "lowest")
+        overrides=cx.overrides, display=display, stats=stats, lowest_wins=cx.get(("wins",)) == "lowest",
+        whenever=whenever, play_order=cx.play_order or None)
     check_added_params(cx, rules)       # needs the finished rules: which params they read
     cx.err.raise_if_any()
     return rules

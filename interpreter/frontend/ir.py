@@ -259,6 +259,27 @@ class EndS(Stmt):
 
 
 @dataclass(eq=False)
+class EliminateS(Stmt):
+    seat: Expr
+    back: bool                 # True: `restore p` brings the seat back into play
+
+
+@dataclass(eq=False)
+class ReverseS(Stmt):
+    pass
+
+
+@dataclass(eq=False)
+class StandingRule:
+    """A rule of `whenever`: after every move or deal, `body` runs while `cond` holds (for an item)."""
+    pos: Pos
+    slot: Any                  # the local of its `for` name, or None
+    iterable: Any              # the list its `for` goes over, or None
+    cond: Expr
+    body: list
+
+
+@dataclass(eq=False)
 class IfS(Stmt):
     cond: Expr
     then: list
@@ -369,3 +390,6 @@ class Ruleset:
     display: dict = field(default_factory=lambda: {"knowledge": "full"})   # how `play` shows a seat's view
     stats: list = field(default_factory=list)      # [Stat] in the order the file gives them
     lowest_wins: bool = False  # wins: lowest (the lowest score wins; the default is the highest)
+    whenever: list = field(default_factory=list)   # [StandingRule] in the order the file gives them
+    play_order: Any = None     # (slot of the mask of seats out of play, slot of the direction) when
+                               # the rules eliminate, restore or reverse; None: every seat plays, clockwise

@@ -30,6 +30,7 @@ CODES = {
     "zone-joined-with-itself": "zones together with one zone twice (hand + hand): each of its cards counts twice",
     "loop-passes-on-again": "a for loop that moves cards from a seat's zone into another seat's zone of the same "
                             "kind, which a later round takes from again (together: takes every source first)",
+    "reverse-changes-nothing": "a reverse in a game for at most 2 players: either way round, the other seat is next",
     # given by the setup audit (compiler/audit.py), which plays the setup: the linter only reads the rules
     "setup-move-short": "a move or deal of the setup that moved fewer cards than it names (the setup played once)",
 }
@@ -128,7 +129,8 @@ class Linter:
         self.rules, self.doc = rules, doc
         self.out: list = []
         # the blocks that run on their own, and every block of statements
-        self.roots = [rules.setup, rules.steps] + [z.on_empty for z in rules.zones]
+        self.roots = [rules.setup, rules.steps] + [z.on_empty for z in rules.zones] + \
+            [rule.body for rule in rules.whenever]
         self.blocks = self.roots + list(rules.procedures.values())
         self.all_statements = [s for block in self.blocks for s in statements(block)]
         self.fn_changes: dict = {}      # function name -> whether its body depends on the game state
@@ -148,6 +150,7 @@ class Linter:
         self.ranks_ignoring_the_item()
         self.zones_joined_with_themselves()
         self.loops_that_pass_on_again()
+        self.reverses_changing_nothing()
         return sorted(self.out, key=lambda d: (d.pos.file, d.pos.line, d.pos.col, d.code))
 
     # ---- helpers ----
@@ -454,6 +457,23 @@ class Linter:
             elif isinstance(s, ir.ForS) and const(s.iterable) == [] and s.body:
                 self.warn(s.iterable.pos, "branch-never-runs", "this for loop never runs: its list is always empty",
                           "give it a list with items, or remove the loop")
+
+        for rule in self.rules.whenever:
+            if const(rule.cond) is False and rule.body:
+                self.warn(rule.cond.pos, "branch-never-runs",
+                          "this standing rule never fires: its when is always false",
+                          "fix the condition, or remove the rule")
+
+    def reverses_changing_nothing(self) -> None:
+        """reverse-changes-nothing: with 2 players the next seat is the same either way round."""
+        if self.rules.max_players > 2:
+            return
+        for s in self.all_statements:
+            if isinstance(s, ir.ReverseS):
+                self.warn(s.pos, "reverse-changes-nothing",
+                          f"this reverse changes nothing: with {self.rules.max_players} players the other seat "
+                          "is next either way round", "remove it, or make the card do what it does with two "
+                          "players (e.g. an extra turn)")
 
     # ---- decisions ----
     def decisions_never_legal(self) -> None:

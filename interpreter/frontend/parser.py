@@ -83,6 +83,15 @@ class _ToNodes(Transformer):
     def end_game(self, meta):
         return S.EndGame(at=_at(meta))
 
+    def eliminate(self, meta, seat):
+        return S.Eliminate(seat, False, at=_at(meta))
+
+    def restore(self, meta, seat):
+        return S.Eliminate(seat, True, at=_at(meta))
+
+    def reverse_play(self, meta):
+        return S.Reverse(at=_at(meta))
+
     # expressions
     def where(self, meta, cards, cond):
         return S.Where(cards, cond, at=_at(meta))
@@ -169,13 +178,15 @@ _WORDS = {"NAME": "a name", "NUMBER": "a number", "STRING": "a quoted text", "CO
 _STARTS_VALUE = {"NAME", "NUMBER", "STRING", "LPAR", "LSQB", "MINUS", "_TRUE", "_FALSE", "_NOT", "_IF", "_TOP",
                  "_BOTTOM"}
 _ENDS_VALUE = {"NAME", "NUMBER", "STRING", "RPAR", "RSQB", "_TRUE", "_FALSE"}
-_STATEMENTS = ("_MOVE", "_SHUFFLE", "_DEAL", "_LET", "_SET", "_EXTRA", "_CALL", "_END", "_REVEAL")
+_STATEMENTS = ("_MOVE", "_SHUFFLE", "_DEAL", "_LET", "_SET", "_EXTRA", "_CALL", "_END", "_REVEAL", "_ELIMINATE",
+               "_RESTORE", "_REVERSE")
 # The written form of each construct, by the keyword that opens it.
 _FORMS = {"_MOVE": "move CARDS to ZONE", "_SHUFFLE": "shuffle ZONE",
           "_DEAL": "deal COUNT from ZONE to ZONE [starting PLAYER]", "_LET": "let NAME = VALUE",
           "_SET": "set NAME[(PLAYER)] = VALUE", "_EXTRA": "extra turn", "_CALL": "call PROCEDURE[(VALUES)]",
-          "_REVEAL": "reveal CARDS to PLAYERS",
-          "_END": "end game", "_TOP": "top [COUNT] of CARDS", "_BOTTOM": "bottom [COUNT] of CARDS",
+          "_REVEAL": "reveal CARDS to PLAYERS", "_END": "end game", "_ELIMINATE": "eliminate PLAYER",
+          "_RESTORE": "restore PLAYER", "_REVERSE": "reverse", "_TOP": "top [COUNT] of CARDS",
+          "_BOTTOM": "bottom [COUNT] of CARDS",
           "_IF": "if CONDITION then VALUE else VALUE", "_FOR": "VALUE for NAME in LIST [if CONDITION]"}
 # Which opening keywords a structural token belongs to.
 _OPENERS = {"_TO": ("_MOVE", "_DEAL", "_REVEAL"), "_FROM": ("_DEAL",), "_STARTING": ("_DEAL",), "EQUAL": ("_LET", "_SET"),
@@ -183,8 +194,8 @@ _OPENERS = {"_TO": ("_MOVE", "_DEAL", "_REVEAL"), "_FROM": ("_DEAL",), "_STARTIN
             "_ELSE": ("_IF",), "_IN": ("_FOR",)}
 _CLOSES = {"RPAR": "LPAR", "RSQB": "LSQB"}
 _KEYWORDS = {"_MOVE", "_TO", "_SHUFFLE", "_DEAL", "_FROM", "_STARTING", "_LET", "_SET", "_EXTRA", "_TURN", "_CALL",
-             "_END", "_GAME", "_REVEAL", "_WHERE", "_TOP", "_BOTTOM", "_OF", "_IF", "_THEN", "_ELSE", "_OR", "_AND", "_NOT",
-             "_IN", "_FOR", "_TRUE", "_FALSE"}
+             "_END", "_GAME", "_REVEAL", "_WHERE", "_TOP", "_BOTTOM", "_OF", "_IF", "_THEN", "_ELSE", "_OR", "_AND",
+             "_NOT", "_IN", "_FOR", "_TRUE", "_FALSE", "_ELIMINATE", "_RESTORE", "_REVERSE"}
 _OPERATOR_WORDS = ("_WHERE", "_AND", "_OR", "_IN", "_OF")
 _ORDER = ["_TO", "_FROM", "_OF", "_THEN", "_ELSE", "EQUAL", "_IN", "_FOR", "_STARTING", "_TURN", "_GAME", "RPAR",
           "RSQB", "COMMA"]
@@ -304,7 +315,7 @@ class _Syntax:
                                   "'x not in list' tests membership; to negate a condition, write not before it")
         if "_IN" in expected and len(expected) > 1 and self.kind != "for" and self.opener("_IN") is None:
             expected = expected - {"_IN"}           # 'in' here is the operator (x in list), not a loop's
-        for check in (self.statement_start, self.generator, self.double_equal, self.deal_to_player,
+        for check in (self.statement_start, self.nothing_after, self.generator, self.double_equal, self.deal_to_player,
                       self.misspelt_keyword, self.misspelt_previous, self.comparison, self.missing_value,
                       self.stray_closer, self.unclosed, self.missing_keyword, self.two_values):
             found = check(tok, prev, expected, line, col)
@@ -316,7 +327,7 @@ class _Syntax:
     def statement_start(self, tok, prev, expected, line, col):
         if self.kind != "stmt" or prev is not None:
             return None
-        forms = "move, shuffle, deal, let, set, extra turn, call, reveal or end game"
+        forms = "move, shuffle, deal, let, set, extra turn, call, reveal, end game, eliminate, restore or reverse"
         if tok.type == "$END":
             return DSLSyntaxError(line, col, "the statement is empty", f"a statement starts with {forms}")
         close = closest(str(tok), [t[1:].lower() for t in _STATEMENTS])
@@ -324,6 +335,14 @@ class _Syntax:
         if tok.type in _STARTS_VALUE and not close:
             hint += "; a value on its own does nothing"
         return DSLSyntaxError(line, col, f"a statement cannot start with {_show(tok)}", hint)
+
+    def nothing_after(self, tok, prev, expected, line, col):
+        """Something after a statement that is complete in its words: reverse, extra turn, end game."""
+        if self.kind != "stmt" or prev is None or prev.type not in ("_REVERSE", "_TURN", "_GAME") \
+                or expected != {"$END"}:
+            return None
+        words = {"_REVERSE": "reverse", "_TURN": "extra turn", "_GAME": "end game"}[prev.type]
+        return DSLSyntaxError(line, col, f"'{words}' takes nothing after it", f"write {words} alone")
 
     def misspelt_keyword(self, tok, prev, expected, line, col):
         if tok.type != "NAME":

@@ -193,6 +193,17 @@ class EndGame(Node):
 
 
 @dataclass(frozen=True)
+class Eliminate(Node):
+    seat: Node
+    back: bool          # `restore p`
+
+
+@dataclass(frozen=True)
+class Reverse(Node):
+    pass
+
+
+@dataclass(frozen=True)
 class ForHead(Node):
     var: str
     iterable: Node

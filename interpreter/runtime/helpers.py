@@ -5,6 +5,7 @@ from __future__ import annotations
 import operator
 
 from ..errors import RuleRuntimeError
+from . import play_order
 from .decisions import show
 
 _RANK = operator.itemgetter(0)     # a (number, item) pair is ranked by its number alone
@@ -133,6 +134,10 @@ class Helpers:
             raise RuleRuntimeError(pos, f"index {i} is outside the list (it has {len(xs)} items)")
         return xs[i]
 
+    in_play = staticmethod(play_order.in_play)
+    seat_after = staticmethod(play_order.seat_after)
+    going_round = staticmethod(play_order.going_round)
+    next_turn = staticmethod(play_order.next_turn)
     index = staticmethod(index_of)
     numbers = staticmethod(numbers)
     join = staticmethod(join)

@@ -32,7 +32,7 @@ from .batch import add_batch_commands
 from .variants import add_variant_commands
 from .web.serve import add_serve_command
 from .options import (Shared, bot_list, check_bot, known_bots, limits_of, load, non_negative_int,  # noqa: F401
-                      positive_float, positive_int,
+                      positive_float, positive_int, seat_bots as seats_of,
                       overrides_of, print_warnings, seat_option, set_option, shared_options)
 from .output import caret_lines, console, err, out, players_text, print_diagnostics, print_json  # noqa: F401
 from .play import plural
@@ -291,11 +291,7 @@ def cmd_play(args) -> int:
         raise UsageError("play needs a RULESET and --players N (or --resume RECORD to continue a kept game)")
     game = load(args)
     game.check_players(args.players)
-    seat_bots = {}
-    for seat, name in args.seat or []:
-        if seat >= args.players:
-            raise UsageError(f"--seat {seat}={name}: seats are 0 to {args.players - 1}")
-        seat_bots[seat] = check_bot(name)
+    seat_bots = seats_of(args.seat, args.players)
     seed = args.seed
     if seed is None:
         seed = random.SystemRandom().randrange(1 << 31)

@@ -72,6 +72,16 @@ def check_bot(spec: str) -> str:
     return parse_bot(spec).text
 
 
+def seat_bots(seats: list | None, players: int) -> dict:
+    """--seat K=BOT, repeated: {seat: the bot's canonical spec}; a seat out of range is a UsageError."""
+    bots = {}
+    for seat, name in seats or []:
+        if seat >= players:
+            raise UsageError(f"--seat {seat}={name}: seats are 0 to {players - 1}")
+        bots[seat] = check_bot(name)
+    return bots
+
+
 def bot_list(spec: str, players: int) -> list:
     """--bots NAME[:KEY=VALUE,…][,NAME…]: one bot for every seat, or exactly one per seat in seat
     order; each as its canonical spec (what records and results store)."""

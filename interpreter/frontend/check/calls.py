@@ -11,6 +11,7 @@ from .. import ir
 from .. import syntax as S
 from .context import Context, Scope, Unresolved
 from .names import family_without_index
+from .play_order import in_play
 from .resolve import resolve, resolver
 from .types import attr_type, elem_type, expect
 from .vocabulary import AGGREGATES, ARITY, FUNCTIONS, RANKED, RESULT
@@ -151,6 +152,9 @@ def builtin_call(cx: Context, fn, node, pos, path, scope: Scope):
         return ir.Func(pos, elem_type(cx, a), fn, rargs)
     elif fn in ("next", "prev", "seats_from"):
         expect(cx, a, {"player"}, f"the argument of {fn}")
+        inside = in_play(cx, pos) if fn != "seats_from" else None
+        if inside is not None:      # next and prev skip the seats out of play and follow the direction
+            return ir.Func(pos, "player", fn, (a, inside))
     elif fn == "reversed":
         expect(cx, a, {"list", "cards", "zone"}, "the argument of reversed")
         return ir.Func(pos, "list" if a.type == "list" else "cards", fn, rargs)

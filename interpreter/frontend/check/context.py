@@ -63,6 +63,7 @@ class Context:
         self.const_checks: list = []    # (expr, what, allowed local slots): worked out before the game starts
         self._texts: set | None = None
         self._binders: set | None = None
+        self.play_order: tuple | None = None    # the hidden slots of who is out and the direction (play_order.py)
 
     # ---- positions and errors ----
     def pos(self, path) -> Pos:

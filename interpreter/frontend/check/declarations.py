@@ -45,16 +45,21 @@ def declare_vars(cx: Context) -> None:
         cx.vars[name] = ir.VarDecl(name, i, spec.get("owner", "table") == "each", None, cx.pos(path))
 
 
+def signatures(cx: Context, section: str, like: str):
+    """(key, path, signature) of each key of a section that reads as a name with parameters; a key
+    that does not is an error at the key."""
+    for key in (cx.get((section,), {}) or {}):
+        path = (section, key)
+        try:
+            yield key, path, parse(str(key), "sig")
+        except DSLSyntaxError:
+            cx.error(cx.doc.key_pos(path), f"'{key}' is not {like}", "syntax",
+                     "parameters are names separated by commas")
+
+
 def declare_functions(cx: Context) -> None:
     """Each function's name and parameters (from its key, e.g. 'f(a, b)'); bodies are read later."""
-    for key in (cx.get(("functions",), {}) or {}):
-        path = ("functions", key)
-        try:
-            sig = parse(str(key), "sig")
-        except DSLSyntaxError:
-            cx.error(cx.doc.key_pos(path), f"'{key}' is not a function name like f or f(a, b)", "syntax",
-                     "parameters are names separated by commas")
-            continue
+    for key, path, sig in signatures(cx, "functions", "a function name like f or f(a, b)"):
         if sig.name in cx.functions:
             cx.error(cx.doc.key_pos(path), f"function '{sig.name}' is declared twice", "name",
                      f"the first is '{cx.fn_keys[sig.name]}'; give each function its own name")
@@ -67,14 +72,7 @@ def declare_functions(cx: Context) -> None:
 
 def declare_procedures(cx: Context) -> None:
     """Each procedure's name and parameters (from its key, e.g. 'give(p, n)'); bodies are read later."""
-    for key in (cx.get(("procedures",), {}) or {}):
-        path = ("procedures", key)
-        try:
-            sig = parse(str(key), "sig")
-        except DSLSyntaxError:
-            cx.error(cx.doc.key_pos(path), f"'{key}' is not a procedure name like tidy or give(p, n)", "syntax",
-                     "parameters are names separated by commas")
-            continue
+    for key, path, sig in signatures(cx, "procedures", "a procedure name like tidy or give(p, n)"):
         if sig.name in cx.proc_paths:
             cx.error(cx.doc.key_pos(path), f"procedure '{sig.name}' is declared twice", "name",
                      "give each procedure its own name")

@@ -9,6 +9,7 @@ import re
 from .. import ir
 from .context import Context, Scope, Unresolved
 from .decisions import choose
+from .play_order import around_loop, seats_may_leave
 from .resolve import resolve, value
 from .simple import simple
 from .together import together
@@ -106,6 +107,9 @@ def around(cx: Context, path, item, scope: Scope) -> list:
     if until is not None:
         expect(cx, until, {"bool"}, "an until condition")
     seat = cx.bind(name, "player", cx.pos(path + ("around",)))
+    if seats_may_leave(cx):     # seats out of play are passed over, in the direction of play
+        done = cx.slot(f"#around@{pos.line}:{pos.col}") if until is None else None
+        return around_loop(cx, pos, seat, start, until, block(cx, path + ("do",), scope), done)
     here = ir.Local(pos, "player", seat, name)
     advance = ir.LetS(pos, seat, ir.Func(pos, "player", "next", (here,)))
     body = block(cx, path + ("do",), scope) + [advance]

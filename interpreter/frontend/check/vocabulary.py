@@ -9,14 +9,15 @@ import re
 
 from ...errors import Pos
 
-BUILTIN_NAMES = {"current": "player", "me": "player", "players": "int", "seats": "list", "turn": "int"}
+BUILTIN_NAMES = {"current": "player", "me": "player", "players": "int", "seats": "list", "turn": "int",
+                 "in_play": "list"}
 AGGREGATES = {"count", "sum", "min", "max", "any", "all"}
 RANKED = {"highest", "lowest"}      # the item of a generator whose `by` number is largest, or smallest
 FUNCTIONS = AGGREGATES | RANKED | {"first", "last", "reversed", "next", "prev", "abs", "size", "index_of", "numbers",
                                      "seats_from"}
 KEYWORDS = {"move", "to", "shuffle", "deal", "from", "starting", "let", "set", "extra", "turn", "call",
             "end", "game", "where", "top", "bottom", "of", "if", "then", "else", "and", "or", "not", "in",
-            "for", "true", "false", "reveal"}
+            "for", "true", "false", "reveal", "eliminate", "restore", "reverse"}
 CARDISH = {"cards", "zone", "any"}
 SET_POS = Pos("--set", 1, 1)   # where errors about a --set option are reported (docs: "--set:1:1")
 MAX_PLAYERS = 32        # every player count is compiled and checked; seats are bits in visibility masks

@@ -8,7 +8,7 @@ import random
 import socket
 
 from ...errors import RecordError, UsageError
-from ..options import check_bot, load, positive_int, seat_option, set_option
+from ..options import load, positive_int, seat_bots as seats_of, seat_option, set_option
 from ..records import HUMAN, continue_game
 from ..output import err
 
@@ -86,11 +86,7 @@ def table_server(args, kept, table_app) -> tuple:
     args.ruleset = args.source
     game = load(args)
     game.check_players(args.players)
-    seat_bots = {}
-    for seat, name in args.seat or []:
-        if seat >= args.players:
-            raise UsageError(f"--seat {seat}={name}: seats are 0 to {args.players - 1}")
-        seat_bots[seat] = check_bot(name)
+    seat_bots = seats_of(args.seat, args.players)
     if len(seat_bots) == args.players:
         raise UsageError("every seat is a bot: serve is for humans (cardrules record plays bots alone)")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
