@@ -35,6 +35,10 @@ def dealt(players, hands, starter, then=(), **overrides):
     return prog, st
 
 
+def text_is_play(prog, st):
+    return prog.move_text(st, prog.legal_moves(st)[0]).startswith("play:")
+
+
 def playable(name, top, to_match):
     return rank(name) == "8" or suit(name) == to_match or rank(name) == rank(top)
 
@@ -48,6 +52,7 @@ def test_invariants_after_every_move_over_many_seeded_games(players, reverse):
     deck = sum(deck_counter(prog).values())
     for seed, st, bots in seeded_games(prog, range(25)):
         assert deck == 52
+        kept = {p: names(prog, st, f"hand({p})") for p in range(1, players)}   # after the deal
         dealt_size = 7 if players == 2 else 5
         assert sorted({size(prog, st, f"hand({p})") for p in range(players) if p != 0}) == [dealt_size]
         while not st.over:
@@ -56,6 +61,15 @@ def test_invariants_after_every_move_over_many_seeded_games(players, reverse):
             seat = st.decider
             top, to_match = names(prog, st, "pile")[-1], var(prog, st, "suit_to_match")
             hand = names(prog, st, f"hand({seat})")
+            if seat in kept and text_is_play(prog, st) and size(prog, st, "stock") > 0:
+                # drawn this turn: the cards on top of what the seat kept; it drew only while it
+                # could not play, and stopped at the first card it could play (while the stock
+                # lasts, no turn of the seat passed without a decision)
+                before, drawn = kept[seat], hand[len(kept[seat]):]
+                assert hand[:len(before)] == before
+                if drawn:
+                    assert not any(playable(n, top, to_match) for n in before + drawn[:-1])
+                    assert playable(drawn[-1], top, to_match)
             move = bots[seat].choose(prog, st, prog.legal_moves(st))
             text = prog.move_text(st, move)
             before_stock = size(prog, st, "stock")
@@ -70,6 +84,7 @@ def test_invariants_after_every_move_over_many_seeded_games(players, reverse):
                 assert text.split(": ")[1] in ("clubs", "diamonds", "hearts", "spades")
                 assert var(prog, st, "suit_to_match") == text.split(": ")[1]
             assert size(prog, st, "stock") <= before_stock
+            kept[seat] = names(prog, st, f"hand({seat})")
         res = prog.result(st)
         hands = [names(prog, st, f"hand({p})") for p in range(players)]
         # the scores are the penalty values left in hand, and the lowest wins
