@@ -74,12 +74,17 @@ class StatementGen:
     def l_EliminateS(self, s):
         out, seat = self.rules.play_order[0], self.gen.seat_src(s.seat, {})
         if s.back:
-            return [f"V[{out}] = (V[{out}] or 0) & ~(1 << {seat})"]
-        return [f"V[{out}] = (V[{out}] or 0) | (1 << {seat})"]
+            return [f"V[{out}] = (V[{out}] or 0) & ~(1 << {seat})", self.order_event()]
+        return [f"V[{out}] = (V[{out}] or 0) | (1 << {seat})", self.order_event()]
 
     def l_ReverseS(self, s):
         way = self.rules.play_order[1]
-        return [f"V[{way}] = -(V[{way}] or 1)"]
+        return [f"V[{way}] = -(V[{way}] or 1)", self.order_event()]
+
+    def order_event(self) -> str:
+        """Who is in play and which way play goes, told to every seat (views, play, the web table)."""
+        out, way = self.rules.play_order
+        return f"if st.log is not None: st.log.append((E.ORDER, V[{out}] or 0, V[{way}] or 1))"
 
     def l_CallS(self, s):
         return self.bind_arguments(s) + self.lines(self.rules.procedures[s.name]) or ["pass"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 
 from .decisions import show
-from .engine import DECIDE, END, MOVE, REVEAL, SET, SHUFFLE, TURN
+from .engine import DECIDE, END, MOVE, ORDER, REVEAL, SET, SHUFFLE, TURN
 
 
 def sees_faces(event: tuple, seat: int) -> bool:
@@ -65,9 +65,17 @@ def describe(program, event: tuple, seat: int | None = None, zone_names: list | 
     if kind == SET:
         owner = "" if event[2] is None else f"({event[2]})"
         return f"{event[1]}{owner} = {show(event[3])}"
+    if kind == ORDER:
+        return order_words(event[1], event[2], program.players)
     if kind == END:
         return "the game is over"
     return str(event)
+
+
+def order_words(out: int, way: int, players: int) -> str:
+    """'seat 2 out of play · play goes the other way': who is out and the direction, in words."""
+    words = [f"{seats_words(out, players)} out of play" if out else "every seat in play"]
+    return " · ".join(words + (["play goes the other way"] if way == -1 else []))
 
 
 def seats_words(mask: int, players: int) -> str:

@@ -51,7 +51,7 @@ from functools import cached_property
 from typing import Any
 
 from ..errors import did_you_mean
-from ..runtime.engine import AT_ONCE_FIRST, DECIDE, END, MOVE, REVEAL, SET, SHUFFLE, TURN
+from ..runtime.engine import AT_ONCE_FIRST, DECIDE, END, MOVE, ORDER, REVEAL, SET, SHUFFLE, TURN
 
 
 class Observer:
@@ -78,6 +78,7 @@ class Observer:
         self.fill: list = [None] * n
         self.departures = [0] * n
         self.turn, self.current, self.over = 0, None, False
+        self.out, self.way = 0, 1       # the seats out of play (a mask) and the direction of play
         self.vars: dict = _initial_vars(program)
         self.events = 0
         # the zones cards landed in during the current `together` block: zone -> [entered on top,
@@ -108,6 +109,8 @@ class Observer:
             self._vars_frozen = None
         elif kind == REVEAL:
             self._reveal(event)
+        elif kind == ORDER:
+            self.out, self.way = event[1], event[2]
         elif kind == END:
             self.over = True
         elif kind != DECIDE:            # decisions show only in what they move
@@ -285,7 +288,8 @@ class Observer:
             self._vars_frozen = tuple(sorted(self.vars.items(), key=_var_key))
         zones, known, kinds = zip(*frozen) if frozen else ((), (), ())
         return View(seat=self.seat, zones=zones, known=known, turn=self.turn, current=self.current,
-                    over=self.over, vars=self._vars_frozen, program=self.program, kinds=kinds)
+                    over=self.over, vars=self._vars_frozen, program=self.program, kinds=kinds,
+                    out=self.out, way=self.way)
 
 
 def view_of(program, log, seat: int) -> "View":
@@ -309,6 +313,12 @@ class View:
     vars: tuple       # (((name, owner), value), ...): the public variables
     program: Any = field(compare=False, repr=False)
     kinds: tuple = ()  # per zone: the card kinds that may be there (a sound over-estimate)
+    out: int = 0       # the seats out of play, a mask (bit s: seat s is out)
+    way: int = 1       # the direction of play: 1 in seat order, -1 the other way
+
+    def in_play(self, p: int) -> bool:
+        """Whether seat p is still in play."""
+        return not self.out >> p & 1
 
     def zone(self, z) -> int:
         """A zone index from an index or a name (a name the game does not have: KeyError saying

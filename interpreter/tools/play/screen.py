@@ -93,7 +93,11 @@ class Screen:
         return f"{text}, known: {brief_counts(self.program.type_names, known)}" if known else text
 
     def var_items(self, v, owner) -> list:
-        return [f"{self.display.label(name)}: {show(value)}" for (name, who), value in v.vars if who == owner]
+        """A seat's (or, owner None, the table's) variables, with who is out of play and the direction."""
+        items = [f"{self.display.label(name)}: {show(value)}" for (name, who), value in v.vars if who == owner]
+        if owner is None:
+            return items + (["play goes the other way"] if v.way == -1 else [])
+        return (["out of play"] if not v.in_play(owner) else []) + items
 
     def value_items(self, values: list, owner) -> list:
         return [f"{label}: {text}" for who, label, text in values if who == owner]
