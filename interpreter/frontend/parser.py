@@ -80,6 +80,9 @@ class _ToNodes(Transformer):
     def end_game(self, meta):
         return S.EndGame(at=_at(meta))
 
+    def announce_none(self, meta, cards):
+        return S.AnnounceNone(cards, at=_at(meta))
+
     # expressions
     def where(self, meta, cards, cond):
         return S.Where(cards, cond, at=_at(meta))
@@ -166,24 +169,26 @@ _WORDS = {"NAME": "a name", "NUMBER": "a number", "STRING": "a quoted text", "CO
 _STARTS_VALUE = {"NAME", "NUMBER", "STRING", "LPAR", "LSQB", "MINUS", "_TRUE", "_FALSE", "_NOT", "_IF", "_TOP",
                  "_BOTTOM"}
 _ENDS_VALUE = {"NAME", "NUMBER", "STRING", "RPAR", "RSQB", "_TRUE", "_FALSE"}
-_STATEMENTS = ("_MOVE", "_SHUFFLE", "_DEAL", "_LET", "_SET", "_EXTRA", "_CALL", "_END")
+_STATEMENTS = ("_MOVE", "_SHUFFLE", "_DEAL", "_LET", "_SET", "_EXTRA", "_CALL", "_END", "_ANNOUNCE")
 # The written form of each construct, by the keyword that opens it.
 _FORMS = {"_MOVE": "move CARDS to ZONE", "_SHUFFLE": "shuffle ZONE",
           "_DEAL": "deal COUNT from ZONE to ZONE [starting PLAYER]", "_LET": "let NAME = VALUE",
           "_SET": "set NAME[(PLAYER)] = VALUE", "_EXTRA": "extra turn", "_CALL": "call PROCEDURE",
           "_END": "end game", "_TOP": "top [COUNT] of CARDS", "_BOTTOM": "bottom [COUNT] of CARDS",
-          "_IF": "if CONDITION then VALUE else VALUE", "_FOR": "VALUE for NAME in LIST [if CONDITION]"}
+          "_IF": "if CONDITION then VALUE else VALUE", "_FOR": "VALUE for NAME in LIST [if CONDITION]",
+          "_ANNOUNCE": "announce none of ZONE where CONDITION"}
 # Which opening keywords a structural token belongs to.
 _OPENERS = {"_TO": ("_MOVE", "_DEAL"), "_FROM": ("_DEAL",), "_STARTING": ("_DEAL",), "EQUAL": ("_LET", "_SET"),
-            "_TURN": ("_EXTRA",), "_GAME": ("_END",), "_OF": ("_TOP", "_BOTTOM"), "_THEN": ("_IF",),
+            "_TURN": ("_EXTRA",), "_GAME": ("_END",), "_OF": ("_TOP", "_BOTTOM", "_ANNOUNCE"),
+            "_NONE": ("_ANNOUNCE",), "_THEN": ("_IF",),
             "_ELSE": ("_IF",), "_IN": ("_FOR",)}
 _CLOSES = {"RPAR": "LPAR", "RSQB": "LSQB"}
 _KEYWORDS = {"_MOVE", "_TO", "_SHUFFLE", "_DEAL", "_FROM", "_STARTING", "_LET", "_SET", "_EXTRA", "_TURN", "_CALL",
              "_END", "_GAME", "_WHERE", "_TOP", "_BOTTOM", "_OF", "_IF", "_THEN", "_ELSE", "_OR", "_AND", "_NOT",
-             "_IN", "_FOR", "_TRUE", "_FALSE"}
+             "_IN", "_FOR", "_TRUE", "_FALSE", "_ANNOUNCE", "_NONE"}
 _OPERATOR_WORDS = ("_WHERE", "_AND", "_OR", "_IN", "_OF")
 _ORDER = ["_TO", "_FROM", "_OF", "_THEN", "_ELSE", "EQUAL", "_IN", "_FOR", "_STARTING", "_TURN", "_GAME", "RPAR",
-          "RSQB", "COMMA"]
+          "RSQB", "COMMA", "_NONE"]
 _VALUE_HINT = "a value is a name, a number, a quoted text, a list [...] or an expression in (...)"
 _CHAR_HINTS = {"!": "write 'not' to negate, or '!=' for 'is not equal to'", "&": "write 'and'", "|": "write 'or'",
                "≥": "write '>='", "≤": "write '<='", "≠": "write '!='", "×": "write '*'", "÷": "write '/'",

@@ -3,11 +3,13 @@
 Every seat sees that an event happened (how many cards went where); the faces of moved
 cards only the seats in the event's mask see: the seats that can see the zone the cards
 left or the zone they entered. A shuffle's new order is seen by the seats that see the zone.
+An announcement (announce.NONE: a zone holds no card of some types) is seen by every seat.
 """
 from __future__ import annotations
 
 from collections import Counter
 
+from .announce import NONE
 from .decisions import show
 from .engine import DECIDE, END, MOVE, SET, SHUFFLE, TURN
 
@@ -56,6 +58,9 @@ def describe(program, event: tuple, seat: int | None = None, zone_names: list | 
         return f"{event[1]}{owner} = {show(event[3])}"
     if kind == END:
         return "the game is over"
+    if kind == NONE:
+        kinds = ", ".join(program.type_names[t] for t in event[2]) or "nothing new"
+        return f"{names[event[1]]} holds none of: {kinds}"
     return str(event)
 
 

@@ -32,6 +32,7 @@ from ..runtime.engine import MOVE, State
 from ..errors import RuleRuntimeError
 from ..runtime.events import for_seat
 from .specs import Option, configured, parse_spec
+from .bounded import deal_bounded
 from .views import Observer
 
 
@@ -595,6 +596,11 @@ def _deal_with_knowledge(program, copy, hidden: list, pool: list, view, gen: ran
     for c in pool:                          # in id order: ids of one type are interchangeable
         by_type.setdefault(ctype[c], []).append(c)
     placed = {z: _deal_known(view, z, by_type, gen, known) for z in hidden}
+    most = {z: dict(view.most[z]) for z in hidden if view.most[z]} if view.most else None
+    if most:
+        deal_bounded(program, placed, by_type, view.kinds, most, gen, below, shuffle)
+        _lay(copy, hidden, placed)
+        return
     kind_of = program.attr_tables["kind"]
     by_kind: dict = {}
     for cs in by_type.values():
@@ -612,6 +618,11 @@ def _deal_with_knowledge(program, copy, hidden: list, pool: list, view, gen: ran
     _deal_free(free, placed, by_kind, kinds, gen)
     if kinds:
         _repair_kinds(program, placed, free, kinds)
+    _lay(copy, hidden, placed)
+
+
+def _lay(copy, hidden: list, placed: dict) -> None:
+    """Put the dealt cards in the copy's hidden zones."""
     zones, loc = copy.zones, copy.loc
     for z in hidden:
         zone = placed[z]

@@ -5,6 +5,7 @@ import re
 
 from .. import ir
 from .. import syntax as S
+from .announce import announce_none
 from .context import Context, Scope, Unresolved
 from .expressions import check_not_negative
 from .resolve import resolve, zone_instance
@@ -130,3 +131,4 @@ def call_procedure(cx: Context, node, pos, path, scope: Scope):
 
 _ONE_LINE = {S.Move: move, S.Shuffle: shuffle, S.Deal: deal, S.Let: let, S.SetVar: set_var,
              S.ExtraTurn: extra_turn, S.EndGame: end_game, S.CallProc: call_procedure}
+_ONE_LINE[S.AnnounceNone] = announce_none
