@@ -11,6 +11,10 @@ FORM = "announce none of hand(p) where suit == led"
 
 def announce_none(cx: Context, node, pos, path, scope: Scope):
     """The fact must name one zone and, with a where, which cards it holds none of."""
+    if isinstance(node.cards, S.Top):
+        cx.error(cx.at(path, node.cards), "announce none of tells what one zone holds: name the zone itself, "
+                 "not top N of it", "announce", f"e.g. {FORM}")
+        raise Unresolved
     if not isinstance(node.cards, S.Where):
         cx.error(cx.at(path, node.cards), "announce none of needs a where: which cards the zone holds none of",
                  "announce", f"e.g. {FORM}; how many cards a zone holds every seat sees already")
