@@ -262,3 +262,36 @@ def test_a_follow_suit_game_records_and_replays(capsys, tmp_path):
     assert main(["record", FOLLOW_SUIT, "--players", "3", "--seed", "5", "--bots", "automa", "-o", path]) == 0
     capsys.readouterr()
     assert main(["replay", path, "--ruleset", FOLLOW_SUIT]) == 0
+
+
+# ---------------------------------------------------------------- play
+
+def test_play_tells_every_announcement_in_the_log_and_shows_it_with_the_knowledge():
+    import io
+    import re
+    from rich.console import Console
+    from interpreter.compiler.game import load_game
+    from interpreter.tools.play import Session
+    out = io.StringIO()
+    holder: dict = {}
+
+    def script(prompt: str) -> str:
+        s = holder["s"]
+        if "confirm" in prompt:
+            return "c"
+        if "press Enter" in prompt:
+            return ""
+        if not holder.setdefault("detail", False):
+            holder["detail"] = True
+            return "d"
+        holder["detail"] = False
+        return s.shown_moves(s.program.legal_moves(s.st)).entries[0][0]
+
+    s = holder["s"] = Session(load_game(FOLLOW_SUIT), 3, 1, {1: "random", 2: "random"}, ask=script,
+                              console=Console(file=out, width=200, highlight=False, color_system=None))
+    assert s.run()
+    text = out.getvalue()
+    told = re.findall(r"^ {4}hand\((\d)\) holds none of: (\w+):1, \2:2, \2:3, \2:4, \2:5, \2:6$", text, re.M)
+    assert told, "an announcement is told in the log"
+    suit = next(suit for k, suit in told if k != "0")       # another seat's void, shown to seat 0
+    assert re.search(rf"hand: \d cards? — none of: .*{suit}:1, {suit}:2", text)
