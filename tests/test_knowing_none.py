@@ -47,7 +47,7 @@ GAME = """
     turn:
       steps:
         - choose: go
-          options: {ok: {}}
+          options: {ok: {}, wait: {}}
     end: {when: "turn > 1"}
     score: 0
 """
@@ -171,7 +171,7 @@ VOIDS = """
     turn:
       steps:
         - choose: go
-          options: {ok: {}}
+          options: {ok: {}, wait: {}}
     end: {when: "turn > 1"}
     score: 0
 """
@@ -295,3 +295,24 @@ def test_play_tells_every_announcement_in_the_log_and_shows_it_with_the_knowledg
     assert told, "an announcement is told in the log"
     suit = next(suit for k, suit in told if k != "0")       # another seat's void, shown to seat 0
     assert re.search(rf"hand: \d cards? — none of: .*{suit}:1, {suit}:2", text)
+
+
+def test_the_overview_leaves_out_of_a_hidden_pile_the_types_announced_absent(write):
+    import io
+    from rich.console import Console
+    from interpreter.compiler.game import load_game
+    from interpreter.tools.play import Session
+
+    def overview(text: str) -> str:
+        out, asked = io.StringIO(), []
+
+        def script(prompt: str) -> str:
+            asked.append(prompt)
+            return "o" if len(asked) == 1 else "q" if len(asked) == 2 else "y"
+        Session(load_game(write(text, f"g{len(text)}.yaml")), 3, 1, {1: "random", 2: "random"}, ask=script,
+                console=Console(file=out, width=200, highlight=False, color_system=None)).run()
+        return next(line for line in out.getvalue().splitlines() if line.startswith("  deck:"))
+
+    assert "blue:1" in overview(GAME)       # seat 0 cannot tell where the blues went
+    told = overview(after("announce none of deck where colour == 'blue'"))
+    assert "blue" not in told and "red:3" in told and "green:3" in told
