@@ -13,14 +13,15 @@ A move whose faces the seat sees (the seat may see the zone the cards left or th
   K(src)[t] = max(0, K(src)[t] − x) for the x cards of type t that left; K(dst) gains them all.
 A move the seat does not see, d cards:
   K(src)[t] = max(0, K(src)[t] − d) for every t; K(dst)[t] gains max(0, d − (size before − K(src)[t])).
-A shuffle keeps K and forgets every position.
+A shuffle keeps K and forgets every position. A reveal to the seat sets the positions it shows
+and raises K(z)[t] to the number of known positions of type t.
 Upper bounds, U(z)[t] (at most so many cards of type t in z; a type without one: no bound), come from
 the rules' public statements (`announce none of ZONE where ...`, the event NONE: U[t] = 0 for each type
 named). They hold until cards come in: a seen card of type t adds 1 to U[t] (one leaving takes 1 off);
 d unseen cards from src add min(d, U(src)[t]) where src has a bound for t, nothing where t cannot be in
-src (its kind), and else end the bound; a shuffle and unseen departures keep U. As every move into or out of a zone the seat can see
-is a seen move, such a zone is known exactly (K is its multiset, and every position is known but
-after a shuffle, see below).
+src (its kind), and else end the bound; a shuffle, a reveal and unseen departures keep U.
+As every move into or out of a zone the seat can see is a seen move, such a zone is known exactly
+(K is its multiset, and every position is known but after a shuffle, see below).
 
 Zones declared `alike` (every fill of the empty zone is one card type, checked by the engine): from
 a fill until another card joins the zone, one card seen leaving tells the type of the rest (K(z) =
@@ -55,7 +56,7 @@ from functools import cached_property
 from typing import Any
 
 from ..runtime.announce import NONE
-from ..runtime.engine import DECIDE, END, MOVE, SET, SHUFFLE, TURN
+from ..runtime.engine import AT_ONCE_FIRST, DECIDE, END, MOVE, REVEAL, SET, SHUFFLE, TURN
 
 
 class Observer:
@@ -86,6 +87,9 @@ class Observer:
         self.turn, self.current, self.over = 0, None, False
         self.vars: dict = _initial_vars(program)
         self.events = 0
+        # the zones cards landed in during the current `together` block: zone -> [entered on top,
+        # entered at the bottom, K gained]; what leaves such a zone in the block left it before
+        self.landed: dict = {}
         # what view() froze, per zone (types, K, kinds), refrozen only for the zones changed since
         self._changed: set = set(range(n))
         self._frozen: list = [None] * n
@@ -95,7 +99,9 @@ class Observer:
     def observe(self, event: tuple) -> None:
         """Take in one event (as the whole truth, or as events.for_seat gave it to this seat)."""
         kind = event[0]
-        if kind == MOVE:
+        if kind == MOVE and len(event) > 6:
+            self._move_at_once(event)
+        elif kind == MOVE:
             self._move(event)
         elif kind == SHUFFLE:
             slots = self.slots[event[1]]
@@ -107,6 +113,8 @@ class Observer:
         elif kind == SET:
             self.vars[(event[1], event[2])] = event[3]
             self._vars_frozen = None
+        elif kind == REVEAL:
+            self._reveal(event)
         elif kind == END:
             self.over = True
         elif kind == NONE:
@@ -175,6 +183,52 @@ class Observer:
     def _type_kind(self) -> dict:
         """{type: its card kind}."""
         return {t: self.card_kind[c] for c, t in enumerate(self.card_type)}
+
+    def _move_at_once(self, event: tuple) -> None:
+        """A move of a `together` block: cards that landed in its source earlier in the block are set
+        aside while it leaves (every move of the block took its cards before any landed)."""
+        if event[6] == AT_ONCE_FIRST:
+            self.landed = {}
+        src, dst = event[1], event[2]
+        held = self.landed.get(src) if src != dst else None
+        aside = self._set_aside(src, held) if held else None
+        known, size = Counter(self.known[dst]), len(self.slots[dst])
+        self._move(event)
+        if held:
+            self._put_back(src, held, aside)
+        entry = self.landed.setdefault(dst, [0, 0, Counter()])
+        entry[1 if event[5] else 0] += len(self.slots[dst]) - size
+        entry[2].update(self.known[dst] - known)
+
+    def _set_aside(self, z: int, held: list) -> tuple:
+        """Take the cards that landed in z during the block out of its slots and K."""
+        top, bottom, gained = held
+        slots = self.slots[z]
+        aside = (slots[:bottom], slots[len(slots) - top:] if top else [])
+        slots[:] = slots[bottom:len(slots) - top]
+        _take(self.known[z], gained.items())
+        return aside
+
+    def _put_back(self, z: int, held: list, aside: tuple) -> None:
+        self.slots[z][:] = aside[0] + self.slots[z] + aside[1]
+        self.known[z].update(held[2])
+
+    def _reveal(self, event: tuple) -> None:
+        """Cards shown where they lie: if this seat was shown them, their positions are known and
+        K(zone) holds at least the known positions' types (until they move or the zone is shuffled)."""
+        z, cards, mask = event[1], event[2], event[3]
+        if isinstance(cards, int) or not mask & self.bit:
+            return
+        slots, card_kind = self.slots[z], self.card_kind
+        for i, c in cards:
+            if i < len(slots):
+                slots[i] = c
+                self.kinds[z].add(card_kind[c])
+        k = self.known[z]
+        for t, n in Counter(self.card_type[c] for c in slots if c is not None).items():
+            if k.get(t, 0) < n:
+                k[t] = n
+        self._changed.add(z)
 
     def observe_all(self, events) -> "Observer":
         for event in events:
