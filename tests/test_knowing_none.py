@@ -16,7 +16,7 @@ from collections import Counter
 
 import pytest
 
-from interpreter.errors import RuleRuntimeError
+from interpreter.errors import RuleRuntimeError, RulesetError
 from interpreter.runtime.announce import NONE
 from interpreter.runtime.events import describe, for_seat
 from interpreter.seats import bounded
@@ -117,6 +117,22 @@ def test_an_unseen_card_from_a_zone_bounded_for_a_type_keeps_that_bound(make):
     assert bounds(p, st, 0, "hand(2)") == {"red:3": 0}
     # seat 2 saw the card (its own hand): exactly green:1 came, so every 3 is still absent
     assert bounds(p, st, 2, "hand(2)") == {"red:3": 0, "blue:3": 0, "green:3": 0}
+
+
+def test_cards_moved_unseen_into_an_empty_zone_take_along_what_was_known_of_their_zone(make):
+    text = edit(after("announce none of hand(2) where value == 3; move hand(2) to spare(2)"),
+                "      table: {visible: everyone}\n", "      table: {visible: everyone}\n"
+                "      spare: {owner: each, visible: owner}\n")
+    p = make(text, 3)
+    assert bounds(p, p.new_state(0, log=True), 0, "spare(2)") == {"red:3": 0, "blue:3": 0, "green:3": 0}
+
+
+def test_an_announcement_cannot_stand_inside_together(make):
+    text = after("announce none of hand(2) where value == 3").replace(
+        "      - announce none of hand(2) where value == 3\n",
+        "      - together:\n          - announce none of hand(2) where value == 3\n")
+    with pytest.raises(RulesetError, match="inside together only move, let, if and for may stand, not announce"):
+        make(text, 3)
 
 
 def test_an_unseen_card_of_a_kind_its_zone_cannot_hold_keeps_the_bound(make):

@@ -321,7 +321,7 @@ class _Syntax:
     def statement_start(self, tok, prev, expected, line, col):
         if self.kind != "stmt" or prev is not None:
             return None
-        forms = "move, shuffle, deal, let, set, extra turn, call, reveal or end game"
+        forms = "move, shuffle, deal, let, set, extra turn, call, reveal, announce or end game"
         if tok.type == "$END":
             return DSLSyntaxError(line, col, "the statement is empty", f"a statement starts with {forms}")
         close = closest(str(tok), [t[1:].lower() for t in _STATEMENTS])

@@ -19,7 +19,8 @@ Upper bounds, U(z)[t] (at most so many cards of type t in z; a type without one:
 the rules' public statements (`announce none of ZONE where ...`, the event NONE: U[t] = 0 for each type
 named). They hold until cards come in: a seen card of type t adds 1 to U[t] (one leaving takes 1 off);
 d unseen cards from src add min(d, U(src)[t]) where src has a bound for t, nothing where t cannot be in
-src (its kind), and else end the bound; a shuffle, a reveal and unseen departures keep U.
+src (its kind), and else end the bound (into an empty zone they bring U(src) along, capped at d);
+a shuffle, a reveal and unseen departures keep U.
 As every move into or out of a zone the seat can see is a seen move, such a zone is known exactly
 (K is its multiset, and every position is known but after a shuffle, see below).
 
@@ -171,6 +172,10 @@ class Observer:
                     most_src[t] -= 1
                 if t in most_dst:
                     most_dst[t] += 1
+            return
+        if not self.slots[dst]:             # unseen into an empty zone: all it holds came from src
+            most_dst.clear()
+            most_dst.update({t: min(d, n) for t, n in most_src.items()})
             return
         kinds, type_kind = self.kinds[src], self._type_kind
         for t in list(most_dst):            # unseen: each may be any type src may hold

@@ -21,7 +21,7 @@ def simple(cx: Context, node, path, scope: Scope):
     check = _ONE_LINE.get(type(node))
     if check is None:
         cx.error(pos, "an expression on its own does nothing here", "statement",
-                 "a step starts with move, shuffle, deal, let, set, extra turn, call, reveal or end game")
+                 "a step starts with move, shuffle, deal, let, set, extra turn, call, reveal, announce or end game")
         return None
     return check(cx, node, pos, path, scope)
 
