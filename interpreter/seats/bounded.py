@@ -1,10 +1,10 @@
 """A deal of the hidden cards that keeps the seat's upper bounds: `announce none of` (views.py, U).
 
 The free places (those the seat's K and known positions left open) are filled zone by zone, the
-zones with bounds first (the one with the fewest cards it may take first), each place drawing evenly
-among the cards left of a type its zone may hold (its kinds, and below its bound). A greedy fill can
-paint itself into a corner (a zone left with only cards it may not hold): it is tried again with new
-draws a few times, then an exact fill is found as a flow of cards of each type to zones (max-flow),
+zones with bounds first (the one with the fewest cards it may take first), each zone's cards drawn
+evenly among the cards left of the types it may hold (its kinds, and not a type it has none of). A
+greedy fill can paint itself into a corner (a zone left with only cards it may not hold, or with more
+of a type than its bound): it is tried again with new draws a few times, then an exact fill is found as a flow of cards of each type to zones (max-flow),
 which exists whenever the knowledge is true. A deal that fits no way is a bug: a clear error.
 """
 from __future__ import annotations
@@ -27,7 +27,7 @@ def deal_bounded(program, placed: dict, by_type: dict, kinds, most: dict, gen, b
     free = {z: [i for i, c in enumerate(placed[z]) if c is None] for z in placed}
     order = sorted(placed, key=lambda z: (z not in most, sum(len(by_type[t]) for t in fits[z])))
     for _ in range(TRIES):
-        got = _greedy(order, free, fits, room, by_type, gen, below)
+        got = _greedy(order, free, fits, room, by_type, gen, below, program.card_type)
         if got is not None:
             break
     else:
@@ -48,25 +48,29 @@ def _room(zone: list, most: dict, card_type: list) -> dict:
     return room
 
 
-def _greedy(order: list, free: dict, fits: dict, room: dict, by_type: dict, gen, below):
-    """{zone: card ids} drawn place by place, or None when a zone is left with nothing it may take."""
+def _greedy(order: list, free: dict, fits: dict, room: dict, by_type: dict, gen, below, card_type: list):
+    """{zone: card ids}, each zone's drawn evenly among the cards left that it may hold, or None when
+    a zone is left short, or drew more of a type than its bound allows (then the caller tries again)."""
     left = {t: list(cs) for t, cs in by_type.items() if cs}
     got = {}
     for z in order:
-        space, cards = dict(room[z]), []
-        for _ in free[z]:
-            types = [t for t in fits[z] if left.get(t) and space.get(t, 1) > 0]
-            if not types:
-                return None
-            r = below(gen, sum(len(left[t]) for t in types))
-            for t in types:
-                if r < len(left[t]):
-                    cards.append(left[t].pop(r))
-                    if t in space:
-                        space[t] -= 1
-                    break
-                r -= len(left[t])
-        got[z] = cards
+        n = len(free[z])
+        cand = [c for t in fits[z] for c in left.get(t, ())]
+        if len(cand) < n:
+            return None
+        for i in range(n):                  # the first n of a partial shuffle: n cards drawn evenly
+            j = i + below(gen, len(cand) - i)
+            cand[i], cand[j] = cand[j], cand[i]
+        cards = got[z] = cand[:n]
+        drawn: dict = {}
+        for c in cards:
+            t = card_type[c]
+            drawn[t] = drawn.get(t, 0) + 1
+        if any(k > room[z].get(t, k) for t, k in drawn.items()):
+            return None
+        taken = set(cards)
+        for t in drawn:
+            left[t] = [c for c in left[t] if c not in taken]
     return got
 
 
