@@ -332,3 +332,11 @@ def test_the_overview_leaves_out_of_a_hidden_pile_the_types_announced_absent(wri
     assert "blue:1" in overview(GAME)       # seat 0 cannot tell where the blues went
     told = overview(after("announce none of deck where colour == 'blue'"))
     assert "blue" not in told and "red:3" in told and "green:3" in told
+
+
+def test_an_announcement_tells_apart_what_an_ismcts_seat_observes(make):
+    from interpreter.seats.ismcts import seen
+    p = make(GAME, 3)
+    st = p.new_state(0, log=True)
+    (event,) = [e for e in st.log if e[0] == NONE]
+    assert event in seen(p, st.log, 0, 0) and event in seen(p, st.log, 0, 2)
