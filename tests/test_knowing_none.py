@@ -229,6 +229,19 @@ def test_the_exact_deal_keeps_the_bounds_when_the_greedy_one_is_not_tried(make, 
             assert forbidden(p, view, determinise(p, st, seat, gen, view)) == []
 
 
+def test_a_deal_keeps_the_bounds_when_the_kinds_a_zone_may_hold_leave_no_way(make):
+    p = make(VOIDS, 4)
+    st = p.new_state(0, log=True)
+    view = view_of(p, st.log, 0)
+    kinds = tuple(frozenset() for _ in view.kinds)              # no zone may hold any kind: no way
+    most = {2: {0: 0, 1: 0}}                                      # hand(1): no clubs:1, clubs:2
+    for seed in range(50):
+        placed = {2: [None] * 3, 3: [None] * 3}
+        bounded.deal_bounded(p, placed, {0: [0], 1: [1], 2: [2], 3: [3], 4: [4], 5: [5]}, kinds, most,
+                             random.Random(seed), lambda g, n: g.randrange(n), lambda g, x: g.shuffle(x))
+        assert not {0, 1} & set(placed[2]) and sorted(placed[2] + placed[3]) == [0, 1, 2, 3, 4, 5]
+
+
 def test_knowledge_no_deal_fits_is_a_clear_error(make):
     p = make(VOIDS, 4)
     st = p.new_state(0, log=True)

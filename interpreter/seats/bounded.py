@@ -31,7 +31,11 @@ def deal_bounded(program, placed: dict, by_type: dict, kinds, most: dict, gen, b
         if got is not None:
             break
     else:
-        got = _exact(order, free, fits, room, by_type, gen, shuffle)
+        try:
+            got = _exact(order, free, fits, room, by_type, gen, shuffle)
+        except InconsistentKnowledge:   # the kinds are an over-estimate kept for speed: the bounds come first
+            loose = {z: [t for t in type_kind if room[z].get(t, 1) > 0] for z in placed}
+            got = _exact(order, free, loose, room, by_type, gen, shuffle)
     for z in order:
         places = free[z]
         shuffle(gen, places)            # which free place gets which card: at random
