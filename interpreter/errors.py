@@ -70,6 +70,10 @@ class RecordError(CardrulesError):
     """A record that does not replay."""
 
 
+class BotError(CardrulesError):
+    """A user's bot failed: it raised, or returned what is not one of its legal moves."""
+
+
 class RuleRuntimeError(CardrulesError):
     """A ruleset that fails while running (a guard tripped), naming the rule."""
 

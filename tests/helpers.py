@@ -9,7 +9,7 @@ import collections
 import functools
 import os
 
-from interpreter.seats.bots import make_bot
+from interpreter.seats import make_bot
 from interpreter.compiler.game import load_game
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

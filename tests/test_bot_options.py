@@ -15,7 +15,8 @@ from hypothesis import given, settings, strategies as st
 
 from interpreter.errors import RecordError, UsageError
 from interpreter.runtime import rng
-from interpreter.seats.bots import BOTS, AutomaBot, make_bot, parse_bot
+from interpreter.seats import BOTS, make_bot, parse_bot
+from interpreter.seats.bots import AutomaBot
 from interpreter.seats.specs import parse_value, split_seats
 from interpreter.tools import records
 from interpreter.tools.options import bot_list, seat_option
@@ -25,7 +26,7 @@ from test_cli import R_ECO, call, run
 
 def test_a_bot_is_named_with_its_options_after_a_colon():
     bot = make_bot("automa:samples=8,depth=3", 1)
-    assert isinstance(bot, AutomaBot) and (bot.samples, bot.depth) == (8, 3)
+    assert isinstance(bot.bot, AutomaBot) and (bot.samples, bot.depth) == (8, 3)
 
 
 def test_options_not_given_keep_the_class_defaults():
@@ -36,7 +37,7 @@ def test_options_not_given_keep_the_class_defaults():
 
 def test_a_plain_name_still_makes_its_bot():
     for name, cls in BOTS.items():
-        assert type(make_bot(name, 3)) is cls
+        assert type(make_bot(name, 3).bot) is cls
 
 
 def test_a_spec_is_stored_in_its_canonical_form():
@@ -172,7 +173,7 @@ def test_a_record_goes_on_with_the_bots_its_specs_name():
 
 def test_a_record_of_plain_bot_names_still_loads():
     _, _, bots = records.continue_game(game(), kept_record(["greedy", "random"], 4, 6))
-    assert type(bots[0]) is BOTS["greedy"]
+    assert type(bots[0].bot) is BOTS["greedy"]
 
 
 @pytest.mark.parametrize("name, words", [

@@ -1,22 +1,29 @@
-"""Bots (interpreter/seats/bots.py) on R-Eco: they decide from what their seat may know.
+"""Bots (interpreter/seats/bots.py), mostly on R-Eco: they decide from what their seat may know.
 
 - Leak test: permuting the cards a seat cannot see (within and across the zones hidden from it,
   sizes kept) never changes the seat's determinised copies or any bot's decision for the same seed,
-  with and without the event log (with it, determinisation uses the seat's perfect-memory view).
+  with and without the event log (with it, determinisation uses the seat's perfect-memory view);
+  for every bot (ours, ismcts included, and the manual's example bot) on every shipped ruleset.
+- The copy a Seat keeps is the same wherever the hidden cards lie, and deals the very worlds the
+  real state would.
 - Determinisation keeps the visible zones, every hidden zone's size, the seat's guaranteed cards (K)
   and known positions, and the multiset of hidden cards.
 - automa: legal moves only, reproducible from its seed, and clearly better than random (the
   2,000-game comparisons with greedy are a soak test and reported numbers, not the default run).
 """
 import collections
+import os
 import random
 
 import pytest
 
-from interpreter.seats.bots import BOTS, determinise, make_bot
+from interpreter.compiler.game import load_game
+from interpreter.seats import BOTS, make_bot
+from interpreter.seats.worlds import determinise, sanitised
 from interpreter.tools.records import play_game
 from interpreter.seats.views import view_of
 from helpers import game, program
+from test_cli import ROOT
 
 
 def hidden_zones(prog, seat: int) -> list:
@@ -85,6 +92,54 @@ def test_permuting_hidden_cards_never_changes_a_decision(players, log):
                         == make_bot(name, seed).choose(prog, other, moves)), (name, seat, st.turn)
             checked += 1
     assert checked >= 20 and changed >= checked // 2
+
+
+SHIPPED = ["r_eco", "lixo", "lixo_two_colour", "sorting_memo"]
+EXAMPLE = os.path.join(ROOT, "docs", "examples", "cautious_bot.py") + ":Cautious"
+EVERY_BOT = [n for n in sorted(BOTS) if n != "ismcts"] + ["ismcts:iterations=20,depth=8", EXAMPLE]
+
+
+@pytest.mark.parametrize("spec", EVERY_BOT, ids=lambda s: s.rsplit("/", 1)[-1])
+@pytest.mark.parametrize("ruleset", SHIPPED)
+def test_permuting_the_cards_a_seat_cannot_see_changes_no_decision_of_any_bot(ruleset, spec):
+    """Every bot, ours and the manual's example, on every shipped ruleset: the cards hidden from the
+    deciding seat shuffled within and across the zones hidden from it (the seat's events kept)."""
+    prog = load_game(os.path.join(ROOT, "rulesets", f"{ruleset}.yaml")).program(3)
+    rnd = random.Random(SHIPPED.index(ruleset))
+    checked = changed = 0
+    for _, st in seeded_states(3, 4, log=True, prog=prog, span=(2, 40)):
+        seat, moves = st.decider, prog.legal_moves(st)
+        other = permute_hidden(prog, st, seat, rnd)
+        changed += other.zones != st.zones
+        assert prog.legal_moves(other) == moves          # the seat's options are its own
+        seed = rnd.getrandbits(32)
+        assert make_bot(spec, seed).choose(prog, st, moves) == make_bot(spec, seed).choose(prog, other, moves), \
+            (seat, st.turn)
+        checked += 1
+    assert checked >= 6 and changed >= checked // 2
+
+
+@pytest.mark.parametrize("ruleset", SHIPPED)
+def test_the_copy_a_seat_keeps_is_the_same_wherever_the_hidden_cards_lie(ruleset):
+    prog = load_game(os.path.join(ROOT, "rulesets", f"{ruleset}.yaml")).program(3)
+    rnd = random.Random(1)
+    for _, st in seeded_states(3, 3, log=True, prog=prog, span=(2, 40)):
+        seat = st.decider
+        a, b = sanitised(prog, st, seat), sanitised(prog, permute_hidden(prog, st, seat, rnd), seat)
+        assert a == b and a.log is None and a.rng != st.rng
+
+
+@pytest.mark.parametrize("ruleset", SHIPPED)
+def test_a_world_dealt_from_the_seats_copy_is_the_world_dealt_from_the_real_state(ruleset):
+    """The same generator deals the very same world from either: no bot's decision changes."""
+    prog = load_game(os.path.join(ROOT, "rulesets", f"{ruleset}.yaml")).program(3)
+    for _, st in seeded_states(3, 3, log=True, prog=prog, span=(2, 40)):
+        seat = st.decider
+        view, base = view_of(prog, st.log, seat), sanitised(prog, st, seat)
+        for seed in range(3):
+            a = determinise(prog, st, seat, random.Random(seed), view)
+            b = determinise(prog, base, seat, random.Random(seed), view)
+            assert a == b
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -187,7 +242,7 @@ def test_a_margin_is_worked_out_anew_after_a_move():
 
 def test_the_bots_shuffle_and_draw_as_the_generator_does():
     """determinise's shuffle and draws take the generator's very draws (same seed, same copies)."""
-    from interpreter.seats.bots import below, shuffle
+    from interpreter.seats.worlds import below, shuffle
     a, b = random.Random(11), random.Random(11)
     for n in range(0, 300, 7):
         x, y = list(range(n)), list(range(n))
@@ -207,11 +262,13 @@ def test_a_copy_without_its_log_keeps_the_game_and_drops_the_log():
 
 def test_the_random_bot_draws_as_randrange_does():
     import random
-    from interpreter.seats.bots import make_bot
-    bot, gen = make_bot("random", 12345), random.Random(12345)
+    from interpreter.seats import make_bot
+    from types import SimpleNamespace
+    bot, gen = make_bot("random", 12345).bot, random.Random(12345)
     moves = list(range(1000))
     for n in (2, 3, 7, 64, 1000):
-        assert [bot.choose(None, None, moves[:n]) for _ in range(50)] == [gen.randrange(n) for _ in range(50)]
+        seat = SimpleNamespace(moves=moves[:n])     # the random bot reads only the legal moves
+        assert [bot.choose(seat) for _ in range(50)] == [gen.randrange(n) for _ in range(50)]
 
 
 def test_a_roll_out_decides_a_large_choice_among_tries_moves_drawn_at_random(monkeypatch):

@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from interpreter.seats.bots import BOTS, make_bot
+from interpreter.seats import BOTS, make_bot
 from interpreter.tools.records import play_game
 from interpreter.seats.views import view_of
 import helpers

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from interpreter.seats.bots import make_bot
+from interpreter.seats import make_bot
 from interpreter.tools.records import make_record, replay
 from helpers import (
     RECYCLING, REWARD_ROWS, MATERIALS, HAND_LIMIT, game, program, check_loc, type_name, is_reward,

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from interpreter.seats.bots import make_bot
+from interpreter.seats import make_bot
 from interpreter.runtime.engine import DECIDE, END, MOVE, SET, SHUFFLE, TURN
 from interpreter.tools.records import make_record, replay
 from lixo_helpers import (

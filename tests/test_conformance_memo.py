@@ -25,7 +25,7 @@ import sys
 
 import pytest
 
-from interpreter.seats.bots import make_bot
+from interpreter.seats import make_bot
 from interpreter.runtime.engine import DECIDE, END, MOVE, SET, SHUFFLE, TURN
 from interpreter.compiler.game import load_game
 from interpreter.tools.records import make_record, replay

@@ -16,7 +16,7 @@ from interpreter.analysis.coverage import coverage_rows, coverage_warnings
 from interpreter.compiler.game import load_game
 from interpreter.errors import UsageError
 from interpreter.runtime.coverage import CoveragePoint, plain_points
-from interpreter.seats.bots import make_bot
+from interpreter.seats import make_bot
 from interpreter.tools.records import play_game
 from interpreter.tools.playing import bot_seed, game_seed
 from language_helpers import do, edit, make, write  # noqa: F401

@@ -14,7 +14,7 @@ from interpreter.runtime.engine import DEFAULT_LIMITS, Limits
 from interpreter.errors import RuleRuntimeError
 from interpreter.compiler.game import load_game
 from interpreter.tools.records import play_game
-from interpreter.seats.bots import make_bot
+from interpreter.seats import make_bot
 
 from language_helpers import write  # noqa: F401  (fixtures)
 

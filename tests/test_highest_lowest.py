@@ -7,7 +7,7 @@ import pytest
 
 from interpreter.compiler.game import load_game
 from interpreter.errors import RuleRuntimeError
-from interpreter.seats.bots import make_bot
+from interpreter.seats.registry import make_bot
 from interpreter.tools.records import make_record, replay
 from language_helpers import edit, local, make, write  # noqa: F401
 

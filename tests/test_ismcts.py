@@ -12,6 +12,7 @@ The leak test (permuting hidden cards changes no decision) runs for ismcts in te
 """
 import os
 import time
+from types import SimpleNamespace
 
 import pytest
 
@@ -19,7 +20,8 @@ from interpreter.compiler.game import load_game
 from interpreter.errors import UsageError
 from interpreter.runtime.engine import MOVE
 from interpreter.seats import ismcts
-from interpreter.seats.bots import make_bot
+from interpreter.seats import seat as seat_module
+from interpreter.seats import make_bot
 from interpreter.seats.ismcts import IsmctsBot, Node, move_key
 from interpreter.seats.views import View
 from interpreter.tools.records import play_game
@@ -59,15 +61,17 @@ class OneDecision:
 def test_every_iteration_draws_a_new_world_from_the_seats_knowledge(monkeypatch):
     prog, st = next((p, s) for p, s in seeded_states(2, 3, log=True) if len(p.legal_moves(s)) > 1)
     drawn = []
-    real = ismcts.determinise
+    real = seat_module.determinise
 
     def counting(program, state, seat, gen, view=None, known=None):
         drawn.append((state, seat, view))
         return real(program, state, seat, gen, view, known)
-    monkeypatch.setattr(ismcts, "determinise", counting)
+    monkeypatch.setattr(seat_module, "determinise", counting)
     make_bot("ismcts:iterations=17", 3).choose(prog, st, prog.legal_moves(st))
     assert len(drawn) == 17
-    assert all(s is st and seat == st.decider and isinstance(view, View) for s, seat, view in drawn)
+    # every world is dealt from the seat's one sanitised copy, never from the real state
+    assert all(s is drawn[0][0] and s is not st and seat == st.decider and isinstance(view, View)
+               for s, seat, view in drawn)
 
 
 def test_a_move_illegal_in_a_world_is_not_counted_available():
@@ -180,7 +184,9 @@ def test_the_move_played_is_the_most_visited():
     for m, visits in zip(moves, (3, 9, 5)):
         n = root.children[move_key(prog, st, m)] = Node(0)
         n.visits, n.total = visits, visits * 0.1
-    assert bot.most_visited(prog, st, root, moves) == ("b",)
+    seat = SimpleNamespace(number=st.decider, decision=st.pending.index, moves=moves,
+                           text=lambda m: prog.move_text(st, m))
+    assert bot.most_visited(seat, root) == ("b",)
 
 
 def test_a_finished_world_pays_the_win_share_and_a_cut_off_the_squashed_margin():

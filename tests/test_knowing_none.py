@@ -20,7 +20,8 @@ from interpreter.errors import RuleRuntimeError, RulesetError
 from interpreter.runtime.announce import NONE
 from interpreter.runtime.events import describe, for_seat
 from interpreter.seats import bounded
-from interpreter.seats.bots import determinise, make_bot
+from interpreter.seats.registry import make_bot
+from interpreter.seats.worlds import determinise
 from interpreter.seats.views import Observer, view_of
 from interpreter.tools.cli import main
 from language_helpers import edit, make, write  # noqa: F401
@@ -216,6 +217,15 @@ def test_determinisation_never_deals_a_type_into_a_zone_announced_without_it(mak
         assert forbidden(p, view, world) == []
         suits.update(p.type_names[p.card_type[c]].split(":")[0] for c in world.zones[p.zone_names.index("hand(2)")])
     assert suits["hearts"] and suits["clubs"] and not suits["spades"]   # hand(2) varies within its bounds
+
+
+def test_the_worlds_a_bot_is_given_keep_every_bound_of_its_seat(make):
+    p = make(VOIDS, 4)
+    st = p.new_state(0, log=True)
+    seat = make_bot("automa", 3).seat_for(p, st, p.legal_moves(st))
+    assert seat.view.at_most("hand(1)") and seat.view.at_most("hand(2)")
+    for world in seat.worlds(500):
+        assert forbidden(p, seat.view, world) == []
 
 
 def test_the_exact_deal_keeps_the_bounds_when_the_greedy_one_is_not_tried(make, monkeypatch):

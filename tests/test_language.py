@@ -14,7 +14,7 @@ import pytest
 from interpreter.compiler import build
 from interpreter.runtime import events
 from interpreter.runtime import engine as E
-from interpreter.seats.bots import make_bot
+from interpreter.seats import make_bot
 from interpreter.tools.cli import set_option
 from interpreter.errors import IllegalMove, RecordError, RuleRuntimeError, RulesetError
 from interpreter.compiler.game import load_game
@@ -549,6 +549,41 @@ def test_let_set_and_per_player_variables(make):
     assert st.over and st.turn == 2 and st.current == 1
     assert var(p, st, "seen") == 44
     assert p.result(st)["scores"] == [0, 104, 5]      # score `coins` is the scored player's
+
+
+LET_ZONE = """
+    name: let zone
+    players: {min: 2, max: 2}
+    cards:
+      n: {count: 4, start: deck}
+    zones:
+      deck: {visible: nobody}
+      hand: {owner: each, visible: owner}
+    turn:
+      steps:
+        - let z = if turn > 99 then hand else deck
+        - let y = z
+        - step: main
+          do:
+            - choose: go
+              options:
+                go: {do: []}
+            - move top 1 of y to hand
+    end:
+      when: count(deck) == 0
+    score: count(hand)
+"""
+
+
+def test_a_local_that_names_a_zone_names_the_copys_own_zone_in_a_copy(make):
+    p = make(LET_ZONE)
+    st = p.new_state(1)
+    copy = st.clone()
+    p.apply(copy, p.legal_moves(copy)[0])
+    assert (len(ids(p, st, "deck")), len(ids(p, copy, "deck"))) == (4, 3)
+    assert not any(v is z for v in copy.vars for z in st.zones)
+    p.apply(st, p.legal_moves(st)[0])
+    assert st == copy
 
 
 def test_variable_initial_may_use_current(make):

@@ -24,7 +24,7 @@ import pytest
 
 from interpreter.runtime import events
 from interpreter.runtime import engine as E
-from interpreter.seats.bots import determinise
+from interpreter.seats.worlds import determinise
 from interpreter.errors import RuleRuntimeError, RulesetError
 from interpreter.compiler.game import load_game, validate_file
 from interpreter.seats.views import view_of

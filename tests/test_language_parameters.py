@@ -6,7 +6,7 @@ import pytest
 
 from interpreter.compiler.game import load_game
 from interpreter.errors import RulesetError
-from interpreter.seats.bots import make_bot
+from interpreter.seats.registry import make_bot
 from interpreter.tools.records import make_record, replay
 from language_helpers import do, edit, make, names, texts, var, write  # noqa: F401
 
@@ -149,6 +149,13 @@ def test_a_parameter_given_two_kinds_of_value_is_an_error_at_the_second_call(wri
 def test_a_body_that_does_not_fit_what_its_calls_pass_is_an_error_in_the_body(write):
     text = edit(GIVE, "score: points(hand(me))", "score: points(3)")
     assert errors_of(write, text) == [(17, 20, "'.value' needs a card or cards, but this is a number")]
+
+
+def test_the_hint_of_an_attribute_of_no_card_names_the_attribute(write):
+    text = edit(GIVE, "score: points(hand(me))", "score: points(3)")
+    with pytest.raises(RulesetError) as exc:
+        load_game(write(text))
+    assert exc.value.diagnostics[0].hint == "attributes belong to cards, e.g. first(hand).value or hand.value"
 
 
 def test_a_procedure_that_calls_itself_with_arguments_is_an_error(write):

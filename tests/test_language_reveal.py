@@ -10,7 +10,8 @@ from interpreter.compiler.game import load_game
 from interpreter.errors import RuleRuntimeError, RulesetError
 from interpreter.runtime import engine as E
 from interpreter.runtime.events import describe, for_seat
-from interpreter.seats.bots import determinise, make_bot
+from interpreter.seats.registry import make_bot
+from interpreter.seats.worlds import determinise
 from interpreter.seats.views import Observer, view_of
 from interpreter.tools.records import make_record, replay
 from language_helpers import do, edit, make as make2, names, texts, write  # noqa: F401

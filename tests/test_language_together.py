@@ -9,7 +9,7 @@ from interpreter.errors import RulesetError
 from interpreter.frontend.lint import lint_file
 from interpreter.runtime import engine as E
 from interpreter.runtime.events import for_seat
-from interpreter.seats.bots import make_bot
+from interpreter.seats.registry import make_bot
 from interpreter.seats.views import view_of
 from interpreter.tools.records import make_record, replay
 from language_helpers import do, edit, make as make2, names, texts, write  # noqa: F401

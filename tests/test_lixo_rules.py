@@ -13,7 +13,7 @@ import collections
 
 import pytest
 
-from interpreter.seats.bots import make_bot
+from interpreter.seats import make_bot
 from interpreter.errors import IllegalMove
 from interpreter.seats.views import view_of
 from lixo_helpers import (

@@ -12,7 +12,7 @@ import pytest
 from interpreter.errors import IllegalMove
 from interpreter.compiler.game import load_game
 from interpreter.tools.records import make_record, play_game, replay
-from interpreter.seats.bots import make_bot
+from interpreter.seats import make_bot
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VARIANT = os.path.join(ROOT, "rulesets", "lixo_two_colour.yaml")

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from interpreter.seats.bots import make_bot
+from interpreter.seats import make_bot
 from interpreter.tools.records import make_record
 from helpers import game
 from test_crosscheck_r_eco import lockstep

@@ -14,7 +14,7 @@ from rich.console import Console
 
 from interpreter.analysis import pergame
 from interpreter.compiler.game import load_game
-from interpreter.seats.bots import make_bot
+from interpreter.seats.registry import make_bot
 from interpreter.tools.cli import main
 from interpreter.tools.observe import observe_game
 from interpreter.tools.play import Session

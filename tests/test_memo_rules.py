@@ -20,7 +20,7 @@ import pytest
 
 import memo_helpers as M
 from interpreter.runtime import events
-from interpreter.seats.bots import make_bot
+from interpreter.seats import make_bot
 from interpreter.tools.cli import build_parser, load
 from interpreter.runtime.engine import MOVE
 from interpreter.errors import IllegalMove

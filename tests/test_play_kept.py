@@ -18,7 +18,7 @@ from rich.console import Console
 from helpers import RULESET, game
 from interpreter.compiler.game import load_game
 from interpreter.runtime import rng
-from interpreter.seats.bots import make_bot
+from interpreter.seats import make_bot
 from interpreter.tools.cli import main
 from interpreter.tools.play import Session, keeping
 from interpreter.tools.play.keeping import Keeper
@@ -116,14 +116,14 @@ def test_a_record_is_written_through_a_temporary_file_in_the_same_folder(tmp_pat
 def test_a_crash_loses_nothing(tmp_path, monkeypatch):
     path = tmp_path / "game.json"
     s = session(chooser(), path, seed=3)
-    greedy = s.bots[1]
+    greedy = s.bots[1].bot
     calls = []
 
-    def crash(program, st, legal):
+    def crash(seat):
         calls.append(1)
         if len(calls) == 4:
             raise RuntimeError("the power went out")
-        return type(greedy).choose(greedy, program, st, legal)
+        return type(greedy).choose(greedy, seat)
 
     monkeypatch.setattr(greedy, "choose", crash)
     with pytest.raises(RuntimeError):

@@ -3,7 +3,7 @@ garbage moves and texts are refused with IllegalMove and change nothing."""
 from hypothesis import HealthCheck, Phase, assume, given, settings
 from hypothesis import strategies as s
 
-from interpreter.seats.bots import make_bot
+from interpreter.seats import make_bot
 from interpreter.errors import IllegalMove
 from helpers import program, check_loc, size, sheet_scores, sheet_winners
 

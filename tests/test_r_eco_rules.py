@@ -11,7 +11,7 @@ import itertools
 
 import pytest
 
-from interpreter.seats.bots import make_bot
+from interpreter.seats import make_bot
 from interpreter.errors import IllegalMove
 from helpers import (
     RECYCLING, REWARD_ROWS, ALL_REWARD_VALUES, MATERIALS, HAND_LIMIT,

@@ -26,7 +26,7 @@ from interpreter.compiler import codegen
 from interpreter.frontend import loader
 from interpreter.compiler.game import load_game, validate_file
 from interpreter.tools.records import play_game
-from interpreter.seats.bots import make_bot
+from interpreter.seats import make_bot
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BASE = os.path.join(ROOT, "tests", "errors", "_valid_base.yaml")

@@ -11,7 +11,7 @@ import pytest
 from interpreter.compiler.game import load_game, validate_file
 from interpreter.errors import RuleRuntimeError, RulesetError
 from interpreter.frontend.lint import lint_file
-from interpreter.seats.bots import make_bot
+from interpreter.seats import make_bot
 from interpreter.tools.records import make_record, play_game
 from language_helpers import do, edit, names, var, write  # noqa: F401
 

@@ -125,7 +125,18 @@ class CodeGen:
         return self.k(self.layout.param_values[e.name])
 
     def g_Local(self, e, env):
+        if e.type == "zone" and e.slot not in env:
+            return f"Z[V[{e.slot}]]"        # a local that names a zone holds its index (zone_index_src)
         return env.get(e.slot, f"V[{e.slot}]")
+
+    def zone_index_src(self, e, env) -> str:
+        """Source for the index of the zone a zone-valued expression names: what a local that names
+        a zone keeps, so that a copy of the state never shares a zone's list with the original."""
+        if isinstance(e, ir.ZoneRef) and ("zone list", e.decl.name, getattr(e.index, "slot", None)) not in env:
+            return self.zone_src(e, env)
+        if isinstance(e, ir.Local) and e.slot not in env:
+            return f"V[{e.slot}]"
+        return f"_h.zone_index(Z, {self.x(e, env)})"
 
     def g_Var(self, e, env):
         base = self.layout.var_base[e.decl.name]

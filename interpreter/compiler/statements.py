@@ -47,6 +47,8 @@ class StatementGen:
 
     def l_LetS(self, s):
         gen = self.gen
+        if s.value.type == "zone":
+            return [f"V[{s.slot}] = {gen.zone_index_src(s.value, {})}"]
         return [f"V[{s.slot}] = {gen.x(s.value, {})}"]
 
     def l_SetS(self, s):

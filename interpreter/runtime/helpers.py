@@ -105,6 +105,11 @@ class Helpers:
         return xs[-1] if xs else None
 
     @staticmethod
+    def zone_index(zones: list, cards: list) -> int:
+        """The index of the zone whose list `cards` is (a zone named by an expression worked out as it runs)."""
+        return next(i for i, z in enumerate(zones) if z is cards)
+
+    @staticmethod
     def top(xs, n):
         return xs[max(0, len(xs) - n):] if n > 0 else []
 

@@ -1,7 +1,12 @@
 """The seats: what one player may see and know, and the bots that decide from it alone.
 
-`views` builds a seat's view and its perfect-memory knowledge from events only; `bots` decide
-on copies of the state re-dealt from that knowledge, so hidden cards never reach a choice.
-Imports `interpreter.runtime` (states and events), never the front end or the compiler.
+`views` builds a seat's view and its perfect-memory knowledge from events only; `seat` is what a
+bot is given (`Bot`, `Seat`); `worlds` deals copies of the game from a seat's knowledge, so hidden
+cards never reach a choice; `bots` and `ismcts` are our bots; `player` stands between a caller's
+real state and a bot; `loading` finds users' bots (files, modules, entry points); `registry` makes
+any of them from a spec. Imports `interpreter.runtime` (states and events), never the front end or
+the compiler.
 """
-from . import ismcts  # noqa: F401,E402  (registers the ismcts bot in bots.BOTS)
+from .seat import Bot, Seat  # noqa: F401
+from .specs import Option  # noqa: F401
+from .registry import BOTS, make_bot, parse_bot  # noqa: F401

@@ -1,6 +1,6 @@
 """Bots that decide from what their seat may know: legal moves and what the seat can see.
 
-Every bot that looks ahead does so on *determinised* copies of the state (`determinise`): the cards
+Every bot that looks ahead does so on *determinised* copies of the state (worlds.py): the cards
 the seat cannot see are dealt back at random (from the bot's own generator) into the places hidden
 from it, so the real hidden cards never influence a choice. What a copy keeps is exactly what the
 seat's view holds: the zones it sees, the sizes of the others, and, when the state carries its event
@@ -18,79 +18,21 @@ log, the seat's perfect-memory knowledge (views.py): the card types guaranteed i
           moves (their outcome follows from what the seat knows) from gambles (they show it a card
           it cannot place), and looks through sure moves only.
 
-All bots are generic: they know the ruleset only through the Program (legal moves, apply, the
-ruleset's score or its `bots.eval` expression via program.evaluate).
+Every bot decides from a Seat (seat.py): the legal moves, the seat's view and events, and worlds
+dealt from its knowledge (seat.world()). All bots are generic: they know the ruleset only through
+the Program (legal moves, apply, the ruleset's score or its `bots.eval` via program.evaluations).
 """
 from __future__ import annotations
 
-import functools
-import gc
 import random
 
-from ..runtime import rng
 from ..runtime.engine import MOVE, State
 from ..errors import RuleRuntimeError
-from ..runtime.events import for_seat
-from .specs import Option, configured, parse_spec
-from .bounded import deal_bounded
+from .player import follow
+from .seat import Bot
+from .specs import Option
 from .views import Observer
-
-
-def without_gc(choose):
-    """A bot's choose run with the cycle collector paused: a look-ahead makes thousands of state
-    copies, acyclic lists that reference counting frees, and each batch of them would otherwise
-    start a collection that walks every live object of the run (half a memory bot's time)."""
-    @functools.wraps(choose)
-    def paused(self, program, st, moves):
-        if not gc.isenabled():
-            return choose(self, program, st, moves)
-        gc.disable()
-        try:
-            return choose(self, program, st, moves)
-        finally:
-            gc.enable()
-    return paused
-
-
-class Bot:
-    """Base class: a named policy with its own seeded generator."""
-
-    name = "bot"
-    uses_view = True        # plays from the seat's view, which needs the game's event log
-    looks_ahead = True      # plays moves on copies of the state before it chooses
-    options: tuple = ()     # the Options a spec may set (specs.py); defaults: the class attributes
-
-    def __init__(self, seed: int = 0):
-        self.rng = random.Random(seed)
-        self._memory = None     # follow(): the seat's Observer fed from the log
-
-    def choose(self, program, st, moves: list):
-        raise NotImplementedError
-
-    def view(self, program, st, seat: int):
-        """The seat's view from the state's event log (None when the state keeps no log).
-
-        One Observer per bot is fed only the events it has not read yet; it is rebuilt when the
-        log is another one or was cut back (an undo)."""
-        if st.log is None:
-            return None
-        self._memory = mem = follow(self._memory, program, seat, st.log, lambda: Observer(program, seat),
-                                    lambda obs, new: obs.observe_all(new))
-        return mem[5].view()
-
-
-def follow(mem, program, seat: int, log: list, make, feed):
-    """A memory that follows a game's event log: [program, seat, log, events fed, last event, thing].
-
-    The thing (made by make()) is fed (feed(thing, events)) only the events it has not read yet;
-    it is made again when the log is another one or was cut back (an undo)."""
-    if (mem is None or mem[0] is not program or mem[1] != seat or mem[2] is not log
-            or mem[3] > len(log) or (mem[3] and log[mem[3] - 1] is not mem[4])):
-        mem = [program, seat, log, 0, None, make()]
-    if mem[3] < len(log):
-        feed(mem[5], log[mem[3]:])
-        mem[3], mem[4] = len(log), log[-1]
-    return mem
+from .worlds import _below, below, margin
 
 
 class RandomBot(Bot):
@@ -105,7 +47,8 @@ class RandomBot(Bot):
         # below()'s draws, bound once (moves are never empty here, so no check is needed)
         self.below = self.rng._randbelow if below is _below else self.rng.randrange
 
-    def choose(self, program, st, moves):
+    def choose(self, seat):
+        moves = seat.moves
         return moves[self.below(len(moves))] if len(moves) > 1 else moves[0]
 
 
@@ -114,13 +57,11 @@ class GreedyBot(Bot):
 
     name = "greedy"
 
-    @without_gc
-    def choose(self, program, st, moves):
+    def choose(self, seat):
+        moves = seat.moves
         if len(moves) == 1:
             return moves[0]
-        seat = st.decider
-        base = determinise(program, st, seat, self.rng, self.view(program, st, seat))
-        best = best_moves(program, base, moves, seat)
+        best = best_moves(seat.program, seat.world(), moves, seat.number)
         return best[self.rng.randrange(len(best))]
 
 
@@ -150,13 +91,11 @@ class AutomaBot(Bot):
                Option("depth", int, "decisions a roll-out plays at most", 0, 10_000),
                Option("tries", int, "moves tried per roll-out decision (drawn at random when more)", 1, 1000))
 
-    @without_gc
-    def choose(self, program, st, moves):
+    def choose(self, seat_):
+        moves, program, seat = seat_.moves, seat_.program, seat_.number
         if len(moves) == 1:
             return moves[0]
-        seat = st.decider
-        view = self.view(program, st, seat)
-        worlds = [determinise(program, st, seat, self.rng, view) for _ in range(self.samples)]
+        worlds = seat_.worlds(self.samples)
         seeds = [self.rng.getrandbits(32) for _ in worlds]
         # one step ahead on every world: the immediate margin, and the copies to roll out from
         after = []
@@ -177,7 +116,7 @@ class AutomaBot(Bot):
             played = [None]
             for trial, s in zip(trials, seeds):
                 try:
-                    trial = rollout(program, trial, seat, st.turn, random.Random(s), self.depth, played,
+                    trial = rollout(program, trial, seat, seat_.turn, random.Random(s), self.depth, played,
                                     self.tries)
                 except RuleRuntimeError:
                     trial = played[0]   # a copy the rules cannot play on (only without the seat's knowledge)
@@ -239,16 +178,14 @@ class MemoryBot(Bot):
                Option("depth", int, "own consecutive decisions looked through", 1, 100),
                Option("budget", int, "trial moves per decision beyond the first step", 0, 1_000_000))
 
-    @without_gc
-    def choose(self, program, st, moves):
+    def choose(self, seat_):
+        moves, program, seat = seat_.moves, seat_.program, seat_.number
         if len(moves) == 1:
             return moves[0]
-        seat = st.decider
-        view = self.view(program, st, seat)
         worlds = []
         for _ in range(self.samples if len(moves) <= self.few else 1):
             known: set = set()
-            w = determinise(program, st, seat, self.rng, view, known)
+            w = seat_.world(known)
             w.log = []                      # the look-ahead reads what each trial move shows from its events
             worlds.append((w, set(guessed_cards(program, w, seat, known)), set(hidden_cards(program, w, seat))))
         self._seen, self._chance, self._classified = {}, {}, set()
@@ -285,11 +222,11 @@ class MemoryBot(Bot):
             if best_value is None or chance >= best_value:
                 top = max(g[0] for g in picked)
                 best = [g[1] for g in picked if g[0] == top]
-        elif len(best) > 1 and st.log is not None and self._no_denial != (st.turn, st.pending.index):
+        elif len(best) > 1 and seat_.events is not None and self._no_denial != (seat_.turn, seat_.decision):
             tied = best
-            best = self.deny(program, st, worlds[0][0], seat, best)
+            best = self.deny(program, seat_.events, worlds[0][0], seat, best)
             if len(best) == len(tied):      # nothing to deny here: not again at this decision this turn
-                self._no_denial = (st.turn, st.pending.index)
+                self._no_denial = (seat_.turn, seat_.decision)
         return best[self.rng.randrange(len(best))]
 
     def chance(self, program, seat: int, worlds: list, gambles: list) -> tuple:
@@ -372,13 +309,13 @@ class MemoryBot(Bot):
                 tried[move] = trial
         return tried
 
-    def deny(self, program, st, world, seat: int, moves: list) -> list:
+    def deny(self, program, events: list, world, seat: int, moves: list) -> list:
         """Among sure moves of equal worth, the ones that leave the next player least to gain
         from what it knows: each is played on the copy, the seat's own following decisions at
         random, then the next player's best sure line (from its knowledge as this seat can
         tell it) is looked through. E.g. a player who must mix some face-down cards mixes the
         ones the next player remembers."""
-        known = self.others_known(program, st, seat)
+        known = self.others_known(program, events, seat)
         rollout_gen = random.Random(self.rng.getrandbits(32))
         order = moves[:1] + moves[-1:] + self.pick(moves[1:-1], len(moves))   # the ends of a range first
         best, best_value, spent = [], None, 0
@@ -409,14 +346,13 @@ class MemoryBot(Bot):
                 break
         return best
 
-    def others_known(self, program, st, seat: int) -> dict:
+    def others_known(self, program, events: list, seat: int) -> dict:
         """Per other seat, the zones hidden from it where it knows a position, as far as this
         seat can tell from the events it saw (a sound lower bound of that seat's memory)."""
         def feed(observers, new):
-            seen = for_seat(program, new, seat)
             for obs in observers.values():
-                obs.observe_all(seen)
-        self._others = mem = follow(self._others, program, seat, st.log,
+                obs.observe_all(new)
+        self._others = mem = follow(self._others, program, seat, events,
                                     lambda: {s: Observer(program, s) for s in range(program.players) if s != seat},
                                     feed)
         out = {}
@@ -534,231 +470,3 @@ def best_trials(program, st, moves: list, seat: int) -> tuple:
             trials.append(trial)
     return best, trials
 
-
-def margin(program, st, seat: int):
-    """The seat's evaluation minus the best of the other seats'."""
-    values = evaluations(program, st)
-    if len(values) == 1:
-        return values[0]
-    return values[seat] - max(values[:seat] + values[seat + 1:])
-
-
-def evaluations(program, st) -> list:
-    """Every seat's evaluation of st, worked out once per state and move (the look-ahead asks
-    for the margin of one copy several times, and for every seat's of the same copy)."""
-    cached = st.evals
-    if cached is not None and cached[0] == st.moves:
-        return cached[1]
-    values = program.evaluations(st)
-    st.evals = (st.moves, values)
-    return values
-
-
-def determinise(program, st, seat: int, gen: random.Random, view=None, known: set | None = None):
-    """A copy of st in which every card hidden from `seat` is redealt at random among the hidden places.
-
-    What the copy takes from st is what the seat's view holds: the zones the seat sees, the sizes of
-    the others, and the set of cards hidden from it (every card minus those it sees). With `view`
-    (the seat's View, views.py) the seat's knowledge is dealt first: each known position of a hidden
-    zone gets a card of its type, then the rest of the zone's K (types guaranteed there) go to random
-    free positions of the zone; the remaining hidden cards fill the remaining places at random.
-    Cards of one type are interchangeable, so which id of a type goes where is immaterial: only
-    the places are drawn at random, never the order of ids within a type (one shuffle, not three).
-    `known`, a set, receives the cards dealt to positions the seat knows."""
-    copy = st.clone(log=False)
-    copy.rng = rng.seed_state(gen.getrandbits(62))
-    mask = 1 << seat
-    hidden = [z for z, vis in enumerate(program.zone_vis) if not vis & mask and copy.zones[z]]
-    pool = sorted(c for z in hidden for c in copy.zones[z])     # sorted: the real places never show
-    if view is not None and _knowledge_fits(view, copy, hidden):
-        _deal_with_knowledge(program, copy, hidden, pool, view, gen, known)
-        return copy
-    shuffle(gen, pool)
-    i = 0
-    for z in hidden:
-        zone = copy.zones[z]
-        zone[:] = pool[i:i + len(zone)]
-        i += len(zone)
-        for c in zone:
-            copy.loc[c] = z
-    return copy
-
-
-def _knowledge_fits(view, st, hidden: list) -> bool:
-    """The view's sizes agree with the state's (they do but while an on-empty trigger runs)."""
-    return all(len(view.zones[z]) == len(st.zones[z]) for z in hidden)
-
-
-def _deal_with_knowledge(program, copy, hidden: list, pool: list, view, gen: random.Random,
-                         known: set | None = None) -> None:
-    ctype = program.card_type
-    by_type: dict = {}
-    for c in pool:                          # in id order: ids of one type are interchangeable
-        by_type.setdefault(ctype[c], []).append(c)
-    placed = {z: _deal_known(view, z, by_type, gen, known) for z in hidden}
-    most = {z: dict(view.most[z]) for z in hidden if view.most[z]} if view.most else None
-    if most:
-        deal_bounded(program, placed, by_type, view.kinds, most, gen, below, shuffle)
-        _lay(copy, hidden, placed)
-        return
-    kind_of = program.attr_tables["kind"]
-    by_kind: dict = {}
-    for cs in by_type.values():
-        for c in cs:
-            by_kind.setdefault(kind_of[c], []).append(c)
-    free = [(z, i) for z in hidden for i, c in enumerate(placed[z]) if c is None]
-    kinds = view.kinds
-    if kinds and len({kinds[z] for z in hidden}) > 1:
-        # Places of different kinds: the order they are filled in matters, so it is drawn, the
-        # most constrained first. (Where every place may hold the same, one draw per place in
-        # any order deals every card evenly: no shuffle needed.)
-        shuffle(gen, free)
-        if len({len(kinds[z]) for z in hidden}) > 1:
-            free.sort(key=lambda slot: len(kinds[slot[0]]))
-    _deal_free(free, placed, by_kind, kinds, gen)
-    if kinds:
-        _repair_kinds(program, placed, free, kinds)
-    _lay(copy, hidden, placed)
-
-
-def _lay(copy, hidden: list, placed: dict) -> None:
-    """Put the dealt cards in the copy's hidden zones."""
-    zones, loc = copy.zones, copy.loc
-    for z in hidden:
-        zone = placed[z]
-        zones[z][:] = zone
-        for c in zone:
-            loc[c] = z
-
-
-def _deal_known(view, z: int, by_type: dict, gen: random.Random, known: set | None) -> list:
-    """Zone z dealt from the seat's knowledge: a card of the type it saw at each known position,
-    then the rest of the zone's K at random free positions (None: a position left to fill)."""
-    slots = view.zones[z]
-    zone = [None] * len(slots)
-    need = dict(view.known[z])
-    if need or slots.count(None) != len(slots):
-        for i, t in enumerate(slots):
-            if t is not None and by_type.get(t):
-                zone[i] = by_type[t].pop()
-                need[t] = need.get(t, 0) - 1
-                if known is not None:
-                    known.add(zone[i])
-    if not any(n > 0 for n in need.values()):
-        return zone
-    free = [i for i, c in enumerate(zone) if c is None]
-    shuffle(gen, free)
-    for t in sorted(need):
-        for _ in range(max(0, need[t])):
-            if not free or not by_type.get(t):
-                break
-            zone[free.pop()] = by_type[t].pop()
-    return zone
-
-
-def _deal_free(free: list, placed: dict, by_kind: dict, kinds, gen: random.Random) -> None:
-    """Each free place gets a card drawn evenly among the cards left of the kinds it may hold."""
-    fits: dict = {}                 # per zone: (kinds run out so far, the kinds left it may hold)
-    gone = 0                        # kinds run out so far: only then may a zone's kinds change
-    for z, i in free:
-        allowed = fits.get(z)
-        if allowed is None or allowed[0] != gone:
-            ks = sorted(kinds[z]) if kinds else sorted(by_kind)
-            allowed = fits[z] = (gone, [k for k in ks if by_kind.get(k)]
-                                 or sorted(k for k, cs in by_kind.items() if cs))   # no kind fits: any card
-        allowed = allowed[1]
-        if len(allowed) == 1:
-            cards = by_kind[allowed[0]]
-            placed[z][i] = cards.pop(below(gen, len(cards)))
-            gone += not cards
-            continue
-        r = below(gen, sum(len(by_kind[k]) for k in allowed))  # each fitting card equally likely
-        for k in allowed:
-            cards = by_kind[k]
-            if r < len(cards):
-                placed[z][i] = cards.pop(r)
-                gone += not cards
-                break
-            r -= len(cards)
-
-
-def _repair_kinds(program, placed: dict, filled: list, kinds: list) -> None:
-    """Swap freely dealt cards until each lies where its kind may be, where one swap does it.
-
-    The greedy fill can give a zone the last card of a kind another zone needed; a swap with
-    a place that accepts the misplaced card mends that (a full matching is not needed here)."""
-    kind_of = program.attr_tables["kind"]
-    for z, i in filled:
-        c = placed[z][i]
-        if kind_of[c] in kinds[z]:
-            continue
-        for z2, j in filled:
-            d = placed[z2][j]
-            if kind_of[d] in kinds[z] and kind_of[c] in kinds[z2] and kind_of[d] != kind_of[c]:
-                placed[z][i], placed[z2][j] = d, c
-                break
-
-
-def _shuffle(gen: random.Random, x: list) -> None:
-    """gen.shuffle(x) with the generator's very draws, in one loop (a determinised copy shuffles
-    every hidden card a few times at each decision)."""
-    getrandbits = gen.getrandbits
-    for i in range(len(x) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        x[i], x[j] = x[j], x[i]
-
-
-def _below(gen: random.Random, n: int) -> int:
-    """gen.randrange(n) with the generator's very draws: its own _randbelow, without the checks."""
-    return gen._randbelow(n) if n > 0 else gen.randrange(n)     # (n <= 0: randrange's error)
-
-
-def _draws_match() -> bool:
-    """Whether _shuffle and _below draw as this Python's Random does (else the bots use Random's
-    own methods: the same seed must give the same games on every Python)."""
-    a, b = random.Random(7), random.Random(7)
-    for n in (1, 2, 3, 5, 17, 64, 100, 257):
-        x, y = list(range(n)), list(range(n))
-        a.shuffle(x)
-        _shuffle(b, y)
-        if x != y or a.randrange(n) != _below(b, n):
-            return False
-    return a.getrandbits(64) == b.getrandbits(64)
-
-
-if _draws_match():
-    shuffle, below = _shuffle, _below
-else:                                   # pragma: no cover - another Python's Random
-    def shuffle(gen, x):
-        gen.shuffle(x)
-
-    def below(gen, n):
-        return gen.randrange(n)
-
-
-BOTS = {cls.name: cls for cls in (RandomBot, GreedyBot, AutomaBot, MemoryBot)}
-
-
-def register(cls) -> type:
-    """Add a bot class to BOTS (a bot in another module registers itself: seats/__init__ imports it)."""
-    BOTS[cls.name] = cls
-    return cls
-
-
-def make_bot(spec: str, seed: int = 0) -> Bot:
-    """A bot by name or spec, `NAME` or `NAME:KEY=VALUE,…` (see BOTS and specs.py); a bad spec
-    raises UsageError."""
-    cls = BOTS.get(spec)
-    if cls is not None:                 # a plain name: no parsing
-        return cls(seed)
-    parsed = parse_spec(spec, BOTS)
-    return configured(parsed, parsed.cls(seed))
-
-
-def parse_bot(spec: str):
-    """The parsed spec (class, option values, canonical text), or UsageError with "did you mean"."""
-    return parse_spec(spec, BOTS)

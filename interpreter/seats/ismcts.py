@@ -37,7 +37,9 @@ import time
 from ..errors import RuleRuntimeError
 from ..runtime.announce import NONE
 from ..runtime.engine import MOVE, REVEAL
-from .bots import Bot, below, determinise, evaluations, register, rollout, without_gc
+from .bots import rollout
+from .seat import Bot
+from .worlds import below, evaluations
 from .specs import Option
 
 
@@ -92,20 +94,19 @@ class IsmctsBot(Bot):
         self._seat = 0                  # the seat deciding (the observer of this search)
         self._scale = [0.0, 0]          # the margins met in this search: their total size and number
 
-    @without_gc
-    def choose(self, program, st, moves):
+    def choose(self, seat):
+        moves, program = seat.moves, seat.program
         if len(moves) == 1:
             return moves[0]
-        seat = self._seat = st.decider
-        view = self.view(program, st, seat)
-        root = Node(seat)
+        self._seat = seat.number
+        root = Node(seat.number)
         self._scale = [0.0, 0]
         deadline = time.perf_counter() + self.seconds if self.seconds > 0 else None
         done = 0
         while (done < self.iterations) if deadline is None else (done == 0 or time.perf_counter() < deadline):
-            self.iterate(program, determinise(program, st, seat, self.rng, view), root)
+            self.iterate(program, seat.world(), root)
             done += 1
-        return self.most_visited(program, st, root, moves)
+        return self.most_visited(seat, root)
 
     def iterate(self, program, world, root: Node) -> None:
         """One iteration on one world: select, expand, roll out, back up (nothing is learnt from a
@@ -199,11 +200,11 @@ class IsmctsBot(Bot):
         size = scale[0] / scale[1] or 1.0
         return [0.5 + 0.5 * math.tanh(m / size) for m in margins]
 
-    def most_visited(self, program, st, root: Node, moves: list):
+    def most_visited(self, seat, root: Node):
         """The legal move whose child was visited most (then the better mean, then the generator)."""
         best, best_key = [], None
-        for m in moves:
-            n = root.children.get(move_key(program, st, m))
+        for m in seat.moves:
+            n = root.children.get(root_key(seat, m))
             key = (n.visits, n.total / n.visits) if n is not None and n.visits else (0, 0.0)
             if best_key is None or key > best_key:
                 best, best_key = [m], key
@@ -240,4 +241,11 @@ def move_key(program, st, move):
     return key
 
 
-register(IsmctsBot)
+def root_key(seat, move):
+    """move_key of a legal move at the seat's decision (what the worlds of this decision key it by)."""
+    key = (seat.number, seat.decision, move)
+    try:
+        hash(key)
+    except TypeError:
+        key = (seat.number, seat.decision, seat.text(move))
+    return key

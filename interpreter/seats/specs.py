@@ -103,9 +103,13 @@ def parse_spec(text: str, bots: dict) -> Spec:
         hint = did_you_mean(name, bots)
         raise UsageError(f"unknown bot '{name}'" + (f"; {hint}" if hint else "") + f" (known bots: {known(bots)})")
     values = read_options(name, cls, rest) if colon else {}
-    declared = [o.name for o in cls.options]
-    canonical = ",".join(f"{k}={show_value(values[k])}" for k in declared if k in values)
-    return Spec(cls, values, name + (":" + canonical if canonical else ""))
+    return Spec(cls, values, with_options(name, cls, values))
+
+
+def with_options(head: str, cls, values: dict) -> str:
+    """A spec's canonical text: head, then the options given in their declared order."""
+    canonical = ",".join(f"{o.name}={show_value(values[o.name])}" for o in cls.options if o.name in values)
+    return head + (":" + canonical if canonical else "")
 
 
 def read_options(name: str, cls, text: str) -> dict:

@@ -56,6 +56,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from ..errors import did_you_mean
 from ..runtime.announce import NONE
 from ..runtime.engine import AT_ONCE_FIRST, DECIDE, END, MOVE, REVEAL, SET, SHUFFLE, TURN
 
@@ -361,8 +362,16 @@ class View:
     most: tuple = ()   # per zone: ((type, at most), ...) the upper bounds U; () when no zone has one
 
     def zone(self, z) -> int:
-        """A zone index from an index or a name."""
-        return z if isinstance(z, int) else self.program.zone_names.index(z)
+        """A zone index from an index or a name (a name the game does not have: KeyError saying
+        what was meant, for a bot's author)."""
+        if isinstance(z, int):
+            return z
+        names = self.program.zone_names
+        if z in names:
+            return names.index(z)
+        family = [n for n in names if n.split("(")[0].split("[")[0] == str(z)]
+        hint = ("it has " + ", ".join(family)) if family else did_you_mean(z, names) or "its zones: " + ", ".join(names)
+        raise KeyError(f"no zone '{z}' in this game; {hint}")
 
     def sees(self, z) -> bool:
         """Whether this seat sees the faces of the zone's cards."""

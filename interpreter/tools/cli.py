@@ -25,11 +25,12 @@ from ..frontend.reading import read_text
 from ..frontend.schema import SCHEMA_PATH
 from ..runtime import rng
 from ..runtime.decisions import show
-from ..seats.bots import BOTS, make_bot
+from ..seats.registry import listing, make_bot
 from ..seats.specs import show_value
 from . import play, playing, record_check, records
 from .batch import add_batch_commands
 from .variants import add_variant_commands
+from .web.serve import add_serve_command
 from .options import (Shared, bot_list, check_bot, known_bots, limits_of, load, non_negative_int,  # noqa: F401
                       positive_float, positive_int,
                       overrides_of, print_warnings, seat_option, set_option, shared_options)
@@ -142,12 +143,15 @@ def cmd_schema(args) -> int:
 
 def cmd_bots(args) -> int:
     """Every bot with a one-line description and its options (kind, range, default, meaning)."""
-    for name in sorted(BOTS):
-        cls = BOTS[name]
-        out(f"{name}: {(cls.__doc__ or '').strip().splitlines()[0]}")
+    for name, cls in listing():
+        if isinstance(cls, CardrulesError):     # an installed package's bot that does not load
+            out(f"{name}: cannot be loaded: {cls}")
+            continue
+        out(f"{name}: {((cls.__doc__ or '').strip().splitlines() or ['(no description)'])[0]}")
         for o in cls.options:
             out(f"    {o.name}={show_value(o.default(cls))}  ({o.kind_text()}): {o.doc}")
-    out("Give options as NAME:KEY=VALUE,KEY=VALUE, e.g. --bots ismcts:iterations=400,automa:samples=8")
+    out("Give options as NAME:KEY=VALUE,KEY=VALUE, e.g. --bots ismcts:iterations=400,automa:samples=8; "
+        "a bot of your own as path/to/mybot.py:ClassName (docs/bots.md)")
     return 0
 
 
@@ -280,6 +284,9 @@ def cmd_play(args) -> int:
     --resume continues a kept one."""
     if args.resume is not None:
         return resume_play(args)
+    if args.trust_bots:
+        raise UsageError("--trust-bots goes with --resume RECORD: it lets the record's bots from files or "
+                         "modules run (bots given with --seat are loaded anyway)")
     if args.ruleset is None or args.players is None:
         raise UsageError("play needs a RULESET and --players N (or --resume RECORD to continue a kept game)")
     game = load(args)
@@ -336,7 +343,7 @@ def resume_play(args) -> int:
     keeper = new_keeper(args.output or args.resume, args.resume)
     out(f"{args.resume}: playing its {plural(len(record['moves']), 'move')} again …")
     try:
-        _, st, bots = records.continue_game(game, record)
+        _, st, bots = records.continue_game(game, record, args.trust_bots)
     except RecordError as exc:
         raise RecordError(f"{args.resume}: {exc}") from None
     seat_bots = {k: name for k, name in enumerate(record["bots"]) if name != records.HUMAN}
@@ -409,6 +416,8 @@ def add_game_commands(sub, shared: Shared) -> None:
     p.set_defaults(func=cmd_bench)
 
     add_play_command(sub, shared)
+    add_serve_command(sub, shared, argparse.Namespace(checked_record=checked_record, replay_game=replay_game,
+                                                      new_keeper=new_keeper))
 
     p = sub.add_parser("bots", parents=[common], help="list the bots and their options with their defaults")
     p.set_defaults(func=cmd_bots)
@@ -440,6 +449,9 @@ def add_play_command(sub, shared: Shared) -> None:
     p.add_argument("--any-ruleset", action="store_true",
                    help="with --resume: go on even when the ruleset is not the file the record was made with "
                         "(sha256 differs)")
+    p.add_argument("--trust-bots", action="store_true",
+                   help="with --resume: load the record's bots that come from a file or a module (that runs "
+                        "their code; a record alone never does)")
     p.set_defaults(func=cmd_play)
 
 

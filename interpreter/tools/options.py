@@ -11,7 +11,7 @@ from ..compiler.game import file_warnings, load_game
 from ..errors import RulesetError, UsageError
 from ..frontend.loader import load_value
 from ..runtime.engine import DEFAULT_LIMITS
-from ..seats.bots import BOTS, parse_bot
+from ..seats.registry import BOTS, parse_bot
 from ..seats.specs import split_seats
 from .output import print_diagnostics
 
@@ -140,7 +140,8 @@ def shared_options() -> Shared:
     bots.add_argument("--bots", default="random", metavar="NAME[:KEY=VALUE,…][,NAME…]",
                       help=f"one bot for every seat, or one per seat in seat order, each with its options "
                            f"(automa:samples=8,greedy); default random; known: {known_bots()} (`cardrules bots` "
-                           "lists their options)")
+                           "lists their options); a bot of your own: path/to/mybot.py:ClassName or "
+                           "package.module:ClassName (docs/bots.md)")
     players = argparse.ArgumentParser(add_help=False)
     players.add_argument("--players", "-n", type=positive_int, required=True, metavar="N",
                          help="number of players")

@@ -11,10 +11,10 @@ import json
 import shlex
 
 from ..compiler.game import Game
-from ..errors import RuleRuntimeError
+from ..errors import BotError, RuleRuntimeError
 from ..runtime import rng
 from ..runtime.engine import DEFAULT_LIMITS
-from ..seats.bots import make_bot
+from ..seats.registry import make_bot
 from .observe import observe_game
 
 BOT_SEED_STRIDE = 1_000_003
@@ -68,6 +68,9 @@ def play_one(game: Game, players: int, seed: int, g: int, bot_names: list, track
                              coverage=coverage)
     except RuleRuntimeError as exc:
         raise failed_in_game(exc, game, players, seed, g, bot_names) from None
+    except BotError as exc:             # a user's bot failed: where, and how to play that game again
+        raise BotError(f"{exc}\n    in game {g} of this run (games count from 0); play it again move by "
+                       f"move with: {record_command(game, players, seed, g, bot_names)}") from None
     return {"game": g, **found, "bots": list(bot_names), "run": run_meta(game, players, seed)}
 
 

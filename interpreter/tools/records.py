@@ -9,7 +9,7 @@ from ..errors import IllegalMove, RecordError, UsageError
 from ..compiler.game import Game
 from ..runtime import rng
 from ..runtime.engine import DECIDE
-from ..seats.bots import BOTS, make_bot, parse_bot
+from ..seats.registry import BOTS, is_code, is_known_name, make_bot, parse_bot
 from .record_check import FORMAT, check_record
 from .safe_text import clipped, quoted
 
@@ -128,15 +128,16 @@ def ended(program, st, record: dict) -> dict | None:
     return program.result(st)
 
 
-def continue_game(game: Game, record: dict) -> tuple:
+def continue_game(game: Game, record: dict, trust: bool = False) -> tuple:
     """A game not over yet, played again up to where its record stops: (program, state, {seat: bot}).
 
     The deal is the record's seed and seat k's bot is seeded with rng.derive(seed, k), as in `play`;
     every recorded bot move is chosen again by its bot (so the bots carry on exactly as they would
-    have), and every shuffle must come out as the record says."""
+    have), and every shuffle must come out as the record says. A bot from a file or a module is
+    loaded only with `trust` (the user's word: a record is untrusted input)."""
     check_record(record)
     players = checked_players(game, record)
-    names = seat_names(record, players)
+    names = seat_names(record, players, trust)
     if "seed" not in record:
         raise RecordError("the record has no field 'seed': a game goes on from the seed it was dealt with")
     program = game.program(players)
@@ -161,8 +162,9 @@ def continue_game(game: Game, record: dict) -> tuple:
     return program, st, bots
 
 
-def seat_names(record: dict, players: int) -> list:
-    """Who plays each seat of a record: a bot's spec (its name, with its options if any) or "human"."""
+def seat_names(record: dict, players: int, trust: bool = False) -> list:
+    """Who plays each seat of a record: a bot's spec (its name, with its options if any) or "human".
+    A bot from a file or a module is refused unless `trust`: loading it would run its code."""
     names = record.get("bots")
     if not isinstance(names, list) or len(names) != players:
         raise RecordError(f"field 'bots' must name who plays each of the {players} seats (a bot, or "
@@ -170,9 +172,13 @@ def seat_names(record: dict, players: int) -> list:
     for k, name in enumerate(names):
         if name == HUMAN:
             continue
-        if not isinstance(name, str) or name.partition(":")[0].strip() not in BOTS:
+        if not isinstance(name, str) or not (is_code(name) or is_known_name(name)):
             raise RecordError(f"field 'bots[{k}]': {quoted(name)} is neither a bot ({', '.join(sorted(BOTS))}) "
                               f"nor {quoted(HUMAN)}")
+        if is_code(name) and not trust:
+            raise RecordError(f"field 'bots[{k}]': seat {k} is played by {quoted(name)}, a bot from a file or "
+                              "a module: going on would run its code. If you trust this record and that "
+                              "code, pass --trust-bots")
         try:
             parse_bot(name)             # its options too: a record names each bot by its spec
         except UsageError as exc:

@@ -26,7 +26,7 @@ def attribute(cx: Context, node, pos, path, scope: Scope):
         return ir.GetAttr(pos, "list", obj, node.name)
     if obj.type not in ("card", "any"):
         cx.error(name_pos, f"'.{node.name}' needs a card or cards, but this is {a_type(obj.type)}", "type",
-                 "attributes belong to cards, e.g. first(hand).{node.name} or hand.{node.name}")
+                 f"attributes belong to cards, e.g. first(hand).{node.name} or hand.{node.name}")
         raise Unresolved
     return ir.GetAttr(pos, attr_type(cx, node.name), obj, node.name)
 

@@ -51,41 +51,52 @@ class Result:
         return out
 
     # ---- the end screen ----
-    def show_result(self) -> None:
-        self.flush_story()
+    def final_table(self) -> tuple:
+        """The final scores as words: (title, column heads, rows, tie-break lines, winners line)."""
         prog, st = self.program, self.st
         result = prog.result(st)
         winners = result["winners"]
-        table = Table(title=Text(f"{self.game.name}: final scores after {result['turns']} turns"))
-        table.add_column("seat", justify="right")
-        table.add_column("player")
-        table.add_column("score (lowest wins)" if prog.rules.lowest_wins else "score", justify="right")
-        for i, (sign, _) in enumerate(prog.rules.tiebreak, 1):
-            table.add_column(f"tie-break {i} ({'most' if sign > 0 else 'fewest'})", justify="right")
-        table.add_column("")
+        heads = ["seat", "player", "score (lowest wins)" if prog.rules.lowest_wins else "score"]
+        heads += [f"tie-break {i} ({'most' if sign > 0 else 'fewest'})" for i, (sign, _) in enumerate(prog.rules.tiebreak, 1)]
+        heads.append("")
         shared = len(winners) > 1
+        rows = []
         for k in range(self.players):
             key = prog.ranking_key(st, k)
             tb = [str(sign * x) for (sign, _), x in zip(prog.rules.tiebreak, key[1:])]
             mark = ("shared victory" if shared else "winner") if k in winners else ""
-            table.add_row(str(k), Text(self.who(k)), str(result["scores"][k]), *tb, mark)
-        self.console.print(table)
-        for i, (sign, expr) in enumerate(prog.rules.tiebreak, 1):
-            self.say(f"tie-break {i}: {'most' if sign > 0 else 'fewest'} {self.display.text(expr)}")
+            rows.append([str(k), self.who(k), str(result["scores"][k]), *tb, mark])
+        ties = [f"tie-break {i}: {'most' if sign > 0 else 'fewest'} {self.display.text(expr)}"
+                for i, (sign, expr) in enumerate(prog.rules.tiebreak, 1)]
         if prog.rules.lowest_wins:
-            self.say("the lowest score wins")
+            ties.append("the lowest score wins")
+        label = "winner" if not shared else "shared victory"
+        won = f"{label}: " + ", ".join(f"seat {k} ({self.who(k)})" for k in winners)
+        return f"{self.game.name}: final scores after {result['turns']} turns", heads, rows, ties, won
+
+    def show_result(self) -> None:
+        self.flush_story()
+        title, heads, rows, ties, won = self.final_table()
+        table = Table(title=Text(title))
+        for i, head in enumerate(heads):
+            table.add_column(head, justify="right" if i not in (1, len(heads) - 1) else "left")
+        for row in rows:
+            table.add_row(*row[:1], Text(row[1]), *row[2:])
+        self.console.print(table)
+        for line in ties:
+            self.say(line)
         self.show_parts()
         self.show_revealed()
-        label = "winner" if not shared else "shared victory"
-        self.say(f"{label}: " + ", ".join(f"seat {k} ({self.who(k)})" for k in winners))
+        self.say(won)
 
-    def show_parts(self) -> None:
-        """Every seat's score in the terms it adds up; a score of one term, by the per-seat stats."""
+    def parts_table(self):
+        """Every seat's score in the terms it adds up (a score of one term: the per-seat stats), as
+        words: (title, rows [(words, [text per seat])]), or None when there is nothing to show."""
         prog, st = self.program, self.st
         parts = self.display.score_parts(prog.rules.score)
         seats = range(self.players)
         if len(parts) > 1:
-            table = Table(title=Text("the score in parts"))
+            title = "the score in parts"
             # each term's own value under its sign, so the column reads as the sum: 11 − 4 − 3 = 4
             rows = [(("− " if sign < 0 else "") + words, [prog.as_seat(st, p, prog.function(e), e.pos)
                                                            for p in seats]) for sign, e, words in parts]
@@ -93,17 +104,26 @@ class Result:
         else:
             stats = [(stat, fn) for stat, fn in prog.stats if stat.per_seat]
             if not stats:
-                return
-            table = Table(title=Text("per seat (the ruleset's stats)"))
+                return None
+            title = "per seat (the ruleset's stats)"
             rows = [(stat.name, [prog.stat_value(st, stat, fn, p) for p in seats]) for stat, fn in stats]
+        return title, [(words, [show(v) for v in values]) for words, values in rows]
+
+    def show_parts(self) -> None:
+        """Every seat's score in the terms it adds up; a score of one term, by the per-seat stats."""
+        got = self.parts_table()
+        if got is None:
+            return
+        title, rows = got
+        table = Table(title=Text(title))
         table.add_column("")
-        for p in seats:
+        for p in range(self.players):
             table.add_column(f"seat {p}", justify="right")
         for words, values in rows:
-            table.add_row(Text(words), *(show(v) for v in values))
+            table.add_row(Text(words), *values)
         self.console.print(table)
 
-    def show_revealed(self) -> None:
+    def revealed_lines(self) -> list:
         """The cards that stayed hidden from someone, now shown to all: each seat's, then the table's
         (a family as one line); zones display.hide names are left out."""
         prog, st = self.program, self.st
@@ -114,9 +134,17 @@ class Result:
             if cards and prog.zone_vis[z] != everyone and decl.name not in self.display.hidden:
                 key = (prog.zone_owner[z], decl.name)
                 held.setdefault(key, Counter()).update(prog.card_type[c] for c in cards)
-        if not held:
-            return
-        self.say("hidden cards, revealed:")
+        out = []
         for (owner, name), counts in sorted(held.items(), key=lambda kv: (kv[0][0] is None, kv[0][0] or 0)):
             whose = "table" if owner is None else f"seat {owner}"
-            self.say(f"  {whose} · {self.display.label(name)}: {counts_text(prog.type_names, counts)}")
+            out.append(f"{whose} · {self.display.label(name)}: {counts_text(prog.type_names, counts)}")
+        return out
+
+    def show_revealed(self) -> None:
+        """The hidden cards, revealed at the end (revealed_lines)."""
+        lines = self.revealed_lines()
+        if not lines:
+            return
+        self.say("hidden cards, revealed:")
+        for line in lines:
+            self.say(f"  {line}")

@@ -363,6 +363,19 @@ class Screen:
     def table_view(self, v, values: list) -> list:
         """The table in full: the grid, families with the same index list as one table, other zones
         and values as lines."""
+        groups, lines = self.table_parts(v, values)
+        out = self.grid_view(v) if self.grid else []
+        if out and (groups or lines):
+            out.append(Text(""))
+        for index, decls in groups.items():
+            out.append(self.family_table(index, decls, lambda z: self.zone_text(v, z), compact=False))
+        if lines:
+            out.append(Text("\n".join(lines)))
+        return out
+
+    def table_parts(self, v, values: list) -> tuple:
+        """The table outside the grid, in full: ({index values: [zone declarations]} of the families,
+        lines of the other zones and of the table's values)."""
         prog = self.program
         groups: dict = {}
         lines = []
@@ -375,12 +388,4 @@ class Screen:
                 lines.append(f"{self.display.label(decl.name)}: {self.zone_text(v, base)}")
             else:
                 groups.setdefault(tuple(prog.family[decl.name]), []).append(decl)
-        lines += self.var_items(v, None) + self.value_items(values, None)
-        out = self.grid_view(v) if self.grid else []
-        if out and (groups or lines):
-            out.append(Text(""))
-        for index, decls in groups.items():
-            out.append(self.family_table(index, decls, lambda z: self.zone_text(v, z), compact=False))
-        if lines:
-            out.append(Text("\n".join(lines)))
-        return out
+        return groups, lines + self.var_items(v, None) + self.value_items(values, None)

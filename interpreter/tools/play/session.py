@@ -8,7 +8,7 @@ from rich.rule import Rule
 from rich.text import Text
 
 from ...runtime import rng
-from ...seats.bots import make_bot
+from ...seats.registry import make_bot
 from ...runtime.engine import MOVE, REVEAL, SHUFFLE, TURN
 from ...errors import RuleRuntimeError
 from ...runtime.events import for_seat

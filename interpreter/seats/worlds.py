@@ -1,0 +1,242 @@
+"""Determinised copies of a game, and what a bot reads of them.
+
+`determinise` makes a copy of a state in which every card a seat cannot see is dealt again at random
+(from the bot's own generator) into the places hidden from it: what the copy keeps is exactly what
+the seat's view holds: the zones it sees, the sizes of the others, and, given the seat's View
+(views.py), its perfect-memory knowledge: the card types guaranteed in each hidden zone (K) and
+the positions it knows there are dealt first, the rest at random. `sanitised` is the copy a Seat
+keeps: the hidden cards laid in id order, a fixed generator, no log: nothing the seat may not know.
+`margin` and `evaluations` read the ruleset's evaluation (its score, or its `bots.eval`).
+"""
+from __future__ import annotations
+
+import random
+
+from ..runtime import rng
+from .bounded import deal_bounded
+
+
+def sanitised(program, st, seat: int):
+    """A copy of st holding nothing `seat` may not know: the cards hidden from it laid in id order
+    among the hidden places (sizes kept), no event log, a generator of a fixed seed.
+
+    determinise() of this copy deals exactly as determinise() of st: it reads of the hidden zones
+    only their sizes and the set of their cards, which the two share."""
+    copy = st.clone(log=False)
+    copy.rng = rng.seed_state(0)
+    mask = 1 << seat
+    hidden = [z for z, vis in enumerate(program.zone_vis) if not vis & mask and copy.zones[z]]
+    pool = sorted(c for z in hidden for c in copy.zones[z])
+    _lay(copy, hidden, pool)
+    return copy
+
+
+def _lay(copy, hidden: list, pool: list) -> None:
+    """The cards of pool laid in order into the hidden zones, each keeping its size; loc follows."""
+    i = 0
+    for z in hidden:
+        zone = copy.zones[z]
+        zone[:] = pool[i:i + len(zone)]
+        i += len(zone)
+        for c in zone:
+            copy.loc[c] = z
+
+
+def margin(program, st, seat: int):
+    """The seat's evaluation minus the best of the other seats'."""
+    values = evaluations(program, st)
+    if len(values) == 1:
+        return values[0]
+    return values[seat] - max(values[:seat] + values[seat + 1:])
+
+
+def evaluations(program, st) -> list:
+    """Every seat's evaluation of st, worked out once per state and move (the look-ahead asks
+    for the margin of one copy several times, and for every seat's of the same copy)."""
+    cached = st.evals
+    if cached is not None and cached[0] == st.moves:
+        return cached[1]
+    values = program.evaluations(st)
+    st.evals = (st.moves, values)
+    return values
+
+
+def determinise(program, st, seat: int, gen: random.Random, view=None, known: set | None = None):
+    """A copy of st in which every card hidden from `seat` is redealt at random among the hidden places.
+
+    What the copy takes from st is what the seat's view holds: the zones the seat sees, the sizes of
+    the others, and the set of cards hidden from it (every card minus those it sees). With `view`
+    (the seat's View, views.py) the seat's knowledge is dealt first: each known position of a hidden
+    zone gets a card of its type, then the rest of the zone's K (types guaranteed there) go to random
+    free positions of the zone; the remaining hidden cards fill the remaining places at random.
+    Cards of one type are interchangeable, so which id of a type goes where is immaterial: only
+    the places are drawn at random, never the order of ids within a type (one shuffle, not three).
+    `known`, a set, receives the cards dealt to positions the seat knows."""
+    copy = st.clone(log=False)
+    copy.rng = rng.seed_state(gen.getrandbits(62))
+    mask = 1 << seat
+    hidden = [z for z, vis in enumerate(program.zone_vis) if not vis & mask and copy.zones[z]]
+    pool = sorted(c for z in hidden for c in copy.zones[z])     # sorted: the real places never show
+    if view is not None and _knowledge_fits(view, copy, hidden):
+        _deal_with_knowledge(program, copy, hidden, pool, view, gen, known)
+        return copy
+    shuffle(gen, pool)
+    _lay(copy, hidden, pool)
+    return copy
+
+
+def _knowledge_fits(view, st, hidden: list) -> bool:
+    """The view's sizes agree with the state's (they do but while an on-empty trigger runs)."""
+    return all(len(view.zones[z]) == len(st.zones[z]) for z in hidden)
+
+
+def _deal_with_knowledge(program, copy, hidden: list, pool: list, view, gen: random.Random,
+                         known: set | None = None) -> None:
+    ctype = program.card_type
+    by_type: dict = {}
+    for c in pool:                          # in id order: ids of one type are interchangeable
+        by_type.setdefault(ctype[c], []).append(c)
+    placed = {z: _deal_known(view, z, by_type, gen, known) for z in hidden}
+    most = {z: dict(view.most[z]) for z in hidden if view.most[z]} if view.most else None
+    if most:        # the rules said what some zones hold none of (announce none of): bounded.py
+        deal_bounded(program, placed, by_type, view.kinds, most, gen, below, shuffle)
+        _lay_placed(copy, hidden, placed)
+        return
+    kind_of = program.attr_tables["kind"]
+    by_kind: dict = {}
+    for cs in by_type.values():
+        for c in cs:
+            by_kind.setdefault(kind_of[c], []).append(c)
+    free = [(z, i) for z in hidden for i, c in enumerate(placed[z]) if c is None]
+    kinds = view.kinds
+    if kinds and len({kinds[z] for z in hidden}) > 1:
+        # Places of different kinds: the order they are filled in matters, so it is drawn, the
+        # most constrained first. (Where every place may hold the same, one draw per place in
+        # any order deals every card evenly: no shuffle needed.)
+        shuffle(gen, free)
+        if len({len(kinds[z]) for z in hidden}) > 1:
+            free.sort(key=lambda slot: len(kinds[slot[0]]))
+    _deal_free(free, placed, by_kind, kinds, gen)
+    if kinds:
+        _repair_kinds(program, placed, free, kinds)
+    _lay_placed(copy, hidden, placed)
+
+
+def _lay_placed(copy, hidden: list, placed: dict) -> None:
+    """Put the dealt cards (zone -> card ids) in the copy's hidden zones; loc follows."""
+    zones, loc = copy.zones, copy.loc
+    for z in hidden:
+        zone = placed[z]
+        zones[z][:] = zone
+        for c in zone:
+            loc[c] = z
+
+
+def _deal_known(view, z: int, by_type: dict, gen: random.Random, known: set | None) -> list:
+    """Zone z dealt from the seat's knowledge: a card of the type it saw at each known position,
+    then the rest of the zone's K at random free positions (None: a position left to fill)."""
+    slots = view.zones[z]
+    zone = [None] * len(slots)
+    need = dict(view.known[z])
+    if need or slots.count(None) != len(slots):
+        for i, t in enumerate(slots):
+            if t is not None and by_type.get(t):
+                zone[i] = by_type[t].pop()
+                need[t] = need.get(t, 0) - 1
+                if known is not None:
+                    known.add(zone[i])
+    if not any(n > 0 for n in need.values()):
+        return zone
+    free = [i for i, c in enumerate(zone) if c is None]
+    shuffle(gen, free)
+    for t in sorted(need):
+        for _ in range(max(0, need[t])):
+            if not free or not by_type.get(t):
+                break
+            zone[free.pop()] = by_type[t].pop()
+    return zone
+
+
+def _deal_free(free: list, placed: dict, by_kind: dict, kinds, gen: random.Random) -> None:
+    """Each free place gets a card drawn evenly among the cards left of the kinds it may hold."""
+    fits: dict = {}                 # per zone: (kinds run out so far, the kinds left it may hold)
+    gone = 0                        # kinds run out so far: only then may a zone's kinds change
+    for z, i in free:
+        allowed = fits.get(z)
+        if allowed is None or allowed[0] != gone:
+            ks = sorted(kinds[z]) if kinds else sorted(by_kind)
+            allowed = fits[z] = (gone, [k for k in ks if by_kind.get(k)]
+                                 or sorted(k for k, cs in by_kind.items() if cs))   # no kind fits: any card
+        allowed = allowed[1]
+        if len(allowed) == 1:
+            cards = by_kind[allowed[0]]
+            placed[z][i] = cards.pop(below(gen, len(cards)))
+            gone += not cards
+            continue
+        r = below(gen, sum(len(by_kind[k]) for k in allowed))  # each fitting card equally likely
+        for k in allowed:
+            cards = by_kind[k]
+            if r < len(cards):
+                placed[z][i] = cards.pop(r)
+                gone += not cards
+                break
+            r -= len(cards)
+
+
+def _repair_kinds(program, placed: dict, filled: list, kinds: list) -> None:
+    """Swap freely dealt cards until each lies where its kind may be, where one swap does it.
+
+    The greedy fill can give a zone the last card of a kind another zone needed; a swap with
+    a place that accepts the misplaced card mends that (a full matching is not needed here)."""
+    kind_of = program.attr_tables["kind"]
+    for z, i in filled:
+        c = placed[z][i]
+        if kind_of[c] in kinds[z]:
+            continue
+        for z2, j in filled:
+            d = placed[z2][j]
+            if kind_of[d] in kinds[z] and kind_of[c] in kinds[z2] and kind_of[d] != kind_of[c]:
+                placed[z][i], placed[z2][j] = d, c
+                break
+
+
+def _shuffle(gen: random.Random, x: list) -> None:
+    """gen.shuffle(x) with the generator's very draws, in one loop (a determinised copy shuffles
+    every hidden card a few times at each decision)."""
+    getrandbits = gen.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
+
+
+def _below(gen: random.Random, n: int) -> int:
+    """gen.randrange(n) with the generator's very draws: its own _randbelow, without the checks."""
+    return gen._randbelow(n) if n > 0 else gen.randrange(n)     # (n <= 0: randrange's error)
+
+
+def _draws_match() -> bool:
+    """Whether _shuffle and _below draw as this Python's Random does (else the bots use Random's
+    own methods: the same seed must give the same games on every Python)."""
+    a, b = random.Random(7), random.Random(7)
+    for n in (1, 2, 3, 5, 17, 64, 100, 257):
+        x, y = list(range(n)), list(range(n))
+        a.shuffle(x)
+        _shuffle(b, y)
+        if x != y or a.randrange(n) != _below(b, n):
+            return False
+    return a.getrandbits(64) == b.getrandbits(64)
+
+
+if _draws_match():
+    shuffle, below = _shuffle, _below
+else:                                   # pragma: no cover - another Python's Random
+    def shuffle(gen, x):
+        gen.shuffle(x)
+
+    def below(gen, n):
+        return gen.randrange(n)
+
