@@ -256,3 +256,48 @@ def test_unknown_option_is_a_usage_error_with_did_you_mean():
         make_bot("ismcts:iteratons=50", 1)
     with pytest.raises(UsageError, match=r"payoff=wins is not one of margin, win; did you mean 'win'\?"):
         make_bot("ismcts:payoff=wins", 1)
+
+
+STUCK_WORLDS = """
+name: a world may be stuck
+players: {min: 2, max: 2}
+cards:
+  a: {count: 1, start: deck}
+  b: {count: 1, start: deck}
+zones:
+  deck: {visible: nobody}
+  hand: {owner: each, visible: owner}
+  played: {visible: everyone}
+setup:
+  - move deck where kind == 'a' to hand(1)
+turn:
+  steps:
+    - step: main
+      do:
+        - if: current == 0
+          then:
+            - choose: pick
+              options:
+                left: {do: []}
+                right: {do: []}
+          else:
+            - choose: lay
+              cards: hand where kind == 'a'
+              count: 1
+            - move lay to played
+end:
+  when: count(played) > 0
+score: count(played)
+"""
+
+
+@pytest.mark.parametrize("rollout", ["random", "greedy"])
+def test_a_world_whose_decider_has_no_legal_move_teaches_nothing_and_the_bot_still_decides(tmp_path, rollout):
+    # seat 0 cannot see which card seat 1 holds: in half its worlds seat 1 holds the b and has no
+    # legal card to lay, so the rules fail there; those worlds are dropped like any other failure
+    path = tmp_path / "stuck.yaml"
+    path.write_text(STUCK_WORLDS, encoding="utf-8")
+    program = load_game(str(path)).program(2)
+    st = program.new_state(1, log=True)
+    bot = make_bot(f"ismcts:iterations=40,rollout={rollout}", 1)
+    assert bot.choose(program, st, program.legal_moves(st)) in program.legal_moves(st)

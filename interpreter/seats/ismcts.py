@@ -117,6 +117,8 @@ class IsmctsBot(Bot):
         try:
             while not world.over and made < self.depth:
                 moves = program.legal_moves(world)
+                if not moves:           # this world offers its decider nothing: the rules fail in it
+                    raise program.stuck(world)
                 if len(moves) == 1:
                     program.apply(world, moves[0])
                     continue
@@ -173,6 +175,8 @@ class IsmctsBot(Bot):
         rng, made = self.rng, 0
         while not world.over and made < left:
             moves = program.legal_moves(world)
+            if not moves:
+                raise program.stuck(world)
             if len(moves) > 1:
                 made += 1
                 program.apply(world, moves[below(rng, len(moves))])
