@@ -9,6 +9,8 @@ import re
 
 from ..errors import Diagnostic, RulesetError
 from ..frontend import ir
+from ..runtime import announce
+from . import percard
 from .fold import NO
 
 
@@ -138,6 +140,14 @@ class StatementGen:
         z = gen.zone_src(s.zone, {})
         return [f"E.shuffle_zone(st, {z}, {gen.k(self.layout.card_type)}, {gen.k(self.layout.zone_names)}[{z}], "
                 f"{gen.k(self.layout.zone_vis)}[{z}])"]
+
+    def l_AnnounceS(self, s):
+        gen, lay = self.gen, self.layout
+        v = gen.fresh("c")
+        inner, _ = percard.loop_env({}, v, open_=False)
+        holds = f"lambda {v}: {gen.x(s.cards.cond, inner)}"
+        return [f"{gen.k(announce.announce_none)}(st, {gen.zone_src(s.cards.cards, {})}, {holds}, "
+                f"{gen.k(announce.representatives(lay.card_type))}, {gen.k(s.pos)}, {gen.k(lay.zone_names)})"]
 
     def not_negative(self, count, what: str) -> None:
         """A count that is a constant below 0 at this player count (a parameter's row) would move nothing."""

@@ -280,6 +280,11 @@ class StandingRule:
 
 
 @dataclass(eq=False)
+class AnnounceS(Stmt):
+    cards: Filter              # ZONE where CONDITION: every seat learns the zone holds no such card
+
+
+@dataclass(eq=False)
 class IfS(Stmt):
     cond: Expr
     then: list

@@ -5,11 +5,13 @@ cards only the seats in the event's mask see: the seats that can see the zone th
 left or the zone they entered. A shuffle's new order is seen by the seats that see the zone.
 A reveal shows cards where they lie to the seats of its mask; the others see who looked at
 how many cards of which zone.
+An announcement (announce.NONE: a zone holds no card of some types) is seen by every seat.
 """
 from __future__ import annotations
 
 from collections import Counter
 
+from .announce import NONE
 from .decisions import show
 from .engine import DECIDE, END, MOVE, ORDER, REVEAL, SET, SHUFFLE, TURN
 
@@ -69,6 +71,9 @@ def describe(program, event: tuple, seat: int | None = None, zone_names: list | 
         return order_words(event[1], event[2], program.players)
     if kind == END:
         return "the game is over"
+    if kind == NONE:
+        kinds = ", ".join(program.type_names[t] for t in event[2]) or "nothing new"
+        return f"{names[event[1]]} holds none of: {kinds}"
     return str(event)
 
 

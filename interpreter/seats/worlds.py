@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 
 from ..runtime import rng
+from .bounded import deal_bounded
 
 
 def sanitised(program, st, seat: int):
@@ -96,6 +97,11 @@ def _deal_with_knowledge(program, copy, hidden: list, pool: list, view, gen: ran
     for c in pool:                          # in id order: ids of one type are interchangeable
         by_type.setdefault(ctype[c], []).append(c)
     placed = {z: _deal_known(view, z, by_type, gen, known) for z in hidden}
+    most = {z: dict(view.most[z]) for z in hidden if view.most[z]} if view.most else None
+    if most:        # the rules said what some zones hold none of (announce none of): bounded.py
+        deal_bounded(program, placed, by_type, view.kinds, most, gen, below, shuffle)
+        _lay_placed(copy, hidden, placed)
+        return
     kind_of = program.attr_tables["kind"]
     by_kind: dict = {}
     for cs in by_type.values():
@@ -113,6 +119,11 @@ def _deal_with_knowledge(program, copy, hidden: list, pool: list, view, gen: ran
     _deal_free(free, placed, by_kind, kinds, gen)
     if kinds:
         _repair_kinds(program, placed, free, kinds)
+    _lay_placed(copy, hidden, placed)
+
+
+def _lay_placed(copy, hidden: list, placed: dict) -> None:
+    """Put the dealt cards (zone -> card ids) in the copy's hidden zones; loc follows."""
     zones, loc = copy.zones, copy.loc
     for z in hidden:
         zone = placed[z]

@@ -78,6 +78,9 @@ class Screen:
             known = v.known_cards(z)
             if known:
                 text += f" — known: {counts_text(self.program.type_names, known, v.unknown(z))}"
+            absent = sorted(t for t, n in v.at_most(z).items() if n == 0)
+            if absent:      # announced (announce none of): types the zone holds none of
+                text += " — none of: " + ", ".join(self.program.type_names[t] for t in absent)
         return text
 
     def brief_text(self, v, z: int, knowledge: bool = True, short: bool = False) -> str:
