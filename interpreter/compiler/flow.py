@@ -330,6 +330,10 @@ class Flow:
         if s.cards is not None:
             dec.cards = self.choices.card_spec(s.cards, dec)
             dec.moves = dec.cards.payloads
+        elif s.parts:
+            dec.kind = "parts"
+            dec.parts = [(part.name, part.slot) for part in s.parts]
+            dec.moves = self.choices.parts_moves(dec, s)
         elif s.values is not None:
             dec.kind = "value"
             dec.moves = self.choices.value_moves(dec, s)

@@ -296,6 +296,15 @@ class Option:
 
 
 @dataclass(eq=False)
+class Part:
+    """One named part of a decision over several things at once: its local slot and its values."""
+
+    name: str
+    slot: int
+    values: Expr               # a list; it may read the parts before it
+
+
+@dataclass(eq=False)
 class ChooseS(Stmt):
     name: str
     slot: int
@@ -304,6 +313,7 @@ class ChooseS(Stmt):
     values: Any = None         # Expr: choose one value of a list
     where: Any = None          # condition on each value (`it`)
     options: list = field(default_factory=list)
+    parts: list = field(default_factory=list)      # [Part]: choose one value of each at once
 
 
 @dataclass(eq=False)

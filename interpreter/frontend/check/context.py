@@ -164,7 +164,9 @@ class Context:
 
     def _collect_binders(self, data) -> None:
         if isinstance(data, dict):
-            if "choose" in data:
+            if "choose" in data and isinstance(data.get("from"), dict):   # a choice of parts binds each part
+                self._binders.update(str(k) for k in data["from"])
+            elif "choose" in data:
                 self._binders.add(str(data["choose"]))
                 for opt in (data.get("options") or {}):
                     self._binders.add(str(opt))
