@@ -34,7 +34,7 @@ def choose(cx: Context, path, item: dict, scope: Scope, block) -> ir.ChooseS:
     if "cards" in item:
         stmt.slot = cx.bind(name, "cards", where)
         stmt.cards = card_choice(cx, path, item, scope)
-    elif isinstance(item["from"], dict):
+    elif isinstance(item.get("from"), dict):
         unused_card_keys(cx, path, item, f"choose '{name}' picks a value of each of its parts, not cards",
                          keep={"where"})
         choose_parts(cx, stmt, path, item, scope)

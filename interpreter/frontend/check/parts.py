@@ -29,10 +29,12 @@ def choose_parts(cx: Context, stmt: ir.ChooseS, path, item: dict, scope: Scope) 
         for x in locals_read(part.values):
             if x.slot in not_yet:
                 later = not_yet[x.slot]
+                itself = later == part.name
                 cx.error(x.pos, f"part '{part.name}' of choose '{name}' reads '{later}', which is chosen "
-                         + ("by this very part" if later == part.name else "after it"), "choose",
-                         "a part's values may read only the parts written before it: put "
-                         f"'{later}' first, or test both in the choose's where")
+                         + ("by this very part" if itself else "after it"), "choose",
+                         "a part's values may read only the parts written before it: "
+                         + (f"test '{later}' in the choose's where instead" if itself else
+                            f"put '{later}' first, or test both in the choose's where"))
     if "where" in item:
         stmt.where = value(cx, path + ("where",), scope)
         expect(cx, stmt.where, {"bool"}, "a where condition")
