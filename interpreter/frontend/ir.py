@@ -314,6 +314,9 @@ class ChooseS(Stmt):
     where: Any = None          # condition on each value (`it`)
     options: list = field(default_factory=list)
     parts: list = field(default_factory=list)      # [Part]: choose one value of each at once
+    each_slot: Any = None      # each: p in SEATS, the slot of p (every seat chooses, unseen by the others) ...
+    each_in: Any = None        # ... and SEATS
+    body: list = field(default_factory=list)       # then: run once per seat after all have chosen
 
 
 @dataclass(eq=False)

@@ -571,7 +571,7 @@ def determinise(program, st, seat: int, gen: random.Random, view=None, known: se
     pool = sorted(c for z in hidden for c in copy.zones[z])     # sorted: the real places never show
     if view is not None and _knowledge_fits(view, copy, hidden):
         _deal_with_knowledge(program, copy, hidden, pool, view, gen, known)
-        return copy
+        return _unseen_choices(copy, seat, gen)
     shuffle(gen, pool)
     i = 0
     for z in hidden:
@@ -580,6 +580,15 @@ def determinise(program, st, seat: int, gen: random.Random, view=None, known: se
         i += len(zone)
         for c in zone:
             copy.loc[c] = z
+    return _unseen_choices(copy, seat, gen)
+
+
+def _unseen_choices(copy, seat: int, gen: random.Random):
+    """The copy with the choices other seats made unseen at a simultaneous decision (runtime/together.py)
+    redrawn at random among their legal moves, once the hidden cards they may depend on are dealt."""
+    redraw = getattr(copy.pending, "redraw", None)
+    if redraw is not None:
+        redraw(copy, seat, gen)
     return copy
 
 

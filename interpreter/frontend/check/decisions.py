@@ -4,6 +4,7 @@ from __future__ import annotations
 from .. import ir
 from .context import Context, Scope
 from .parts import choose_parts
+from .together import each_seat, finish_each, then_without_each
 from .resolve import value
 from .types import elem_type, expect
 from .vocabulary import CARDISH
@@ -14,10 +15,14 @@ def choose(cx: Context, path, item: dict, scope: Scope, block) -> ir.ChooseS:
     """A choose statement; `block` checks an option's statements (statements.block, passed in by its caller)."""
     pos = cx.pos(path)
     name = str(item["choose"])
+    each = each_seat(cx, path, item, scope) if "each" in item else None
+    then_without_each(cx, path, item)
     by = value(cx, path + ("by",), scope, default=None)
     if by is not None:
         expect(cx, by, {"player", "int"}, "who decides")
     stmt = ir.ChooseS(pos, name, None, by)
+    if each is not None:
+        finish_each(cx, stmt, path, item, scope, block, each)
     where = cx.pos(path + ("choose",))
     forms = [k for k in ("cards", "from", "options") if k in item]
     if (len(forms) != 1 or "options" in item) and not isinstance(item.get("from"), dict):

@@ -1,0 +1,242 @@
+"""Simultaneous decisions: `choose` with `each: p in SEATS` and `then:` (docs/language.md §8, "Choosing
+all at once: `each`"). Each test is one sentence of the manual, on a tiny ruleset."""
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from rich.console import Console
+
+from interpreter.compiler.game import load_game
+from interpreter.runtime import events
+from interpreter.runtime.engine import DECIDE, MOVE
+from interpreter.seats.bots import make_bot
+from interpreter.seats.views import Observer
+from interpreter.tools.cli import main
+from interpreter.tools.play import Session
+from interpreter.tools.records import make_record, replay
+from language_helpers import do, edit, local, make, names, texts, write  # noqa: F401
+
+# Every seat offers one card of its hand at once; the highest offer takes the prize.
+OFFERS = """
+    name: offers
+    players: {min: 2, max: 4}
+    cards:
+      card:
+        for: {rank: [1, 2, 3, 4, 5, 6]}
+        name: "c{rank}"
+        count: 4
+        start: deck
+      prize:
+        for: {worth: [1, 2, 3, 4, 5]}
+        name: "p{worth}"
+        start: prizes
+    zones:
+      deck: {visible: nobody}
+      prizes: {visible: nobody}
+      stake: {visible: everyone}
+      hand: {owner: each, visible: owner}
+      shown: {owner: each, visible: everyone}
+      won: {owner: each, visible: everyone}
+      discard: {visible: everyone}
+    setup:
+      - shuffle deck
+      - shuffle prizes
+      - deal 5 from deck to hand
+    turn:
+      steps:
+        - step: round
+          do:
+            - move top of prizes to stake
+            - choose: offer
+              each: p in seats
+              cards: hand(p)
+              count: 1
+              then:
+                - move offer to shown(p)
+            - if: any(count(shown(p)) > 0 for p in seats)
+              then:
+                - let best = highest(p for p in seats if count(shown(p)) > 0 by first(shown(p)).rank)
+                - move stake to won(best)
+              else: ["move stake to discard"]
+            - for: p in seats
+              do: ["move shown(p) to discard"]
+    end:
+      when: count(prizes) == 0
+    score: sum(won.worth)
+"""
+
+
+def hand(p, st, seat: int) -> list:
+    return names(p, st, f"hand({seat})")
+
+
+def test_every_seat_of_the_list_chooses_in_turn_in_the_lists_order(make):
+    p = make(OFFERS, 3)
+    st = p.new_state(2)
+    deciders = []
+    for _ in range(3):
+        deciders.append(st.decider)
+        p.play(st, p.legal_moves(st)[0])
+    assert deciders == [0, 1, 2] and st.decider == 0 and st.turn == 2
+
+
+def test_a_listed_set_of_seats_chooses_in_the_order_of_its_list(make):
+    p = make(edit(OFFERS, "each: p in seats", "each: p in [2, 0]"), 3)
+    st = p.new_state(2)
+    deciders = []
+    for _ in range(2):
+        deciders.append(st.decider)
+        p.play(st, p.legal_moves(st)[0])
+    assert deciders == [2, 0] and st.turn == 2
+
+
+def test_a_choice_has_no_effect_until_every_seat_has_chosen(make):
+    p = make(OFFERS, 3)
+    st = p.new_state(2, log=True)
+    zones, logged = [z[:] for z in st.zones], len(st.log)
+    p.play(st, p.legal_moves(st)[0])
+    p.play(st, p.legal_moves(st)[0])
+    assert st.zones == zones
+    assert [e[0] for e in st.log[logged:]] == [DECIDE, DECIDE]
+
+
+def test_then_runs_once_per_seat_in_the_lists_order_with_the_name_bound_to_that_seats_choice(make):
+    p = make(OFFERS, 3)
+    st = p.new_state(2, log=True)
+    offered = []
+    for seat in range(3):
+        move = p.legal_moves(st)[-1]
+        offered.append(p.type_names[move[0][0]])
+        logged = len(st.log)
+        p.play(st, move)
+    shown = [p.zone_names.index(f"shown({s})") for s in range(3)]
+    moved = [e for e in st.log[logged:] if e[0] == MOVE and e[2] in shown]
+    assert [e[1] for e in moved] == [p.zone_names.index(f"hand({s})") for s in range(3)]
+    assert [p.type_names[p.card_type[e[3][0]]] for e in moved] == offered
+
+
+def test_a_later_seat_sees_nothing_of_an_earlier_seats_choice(make):
+    p = make(OFFERS, 3)
+    st = p.new_state(2, log=True)
+    before = events.for_seat(p, st.log, 1)
+    move = p.legal_moves(st)[0]
+    p.play(st, move)
+    assert events.for_seat(p, st.log, 1) == before     # nothing happened that seat 1 sees
+    assert [e for e in events.for_seat(p, st.log, 0) if e[0] == DECIDE] == [(DECIDE, 0, 0, move)]
+
+
+def test_a_later_seats_view_is_the_same_whatever_an_earlier_seat_chose(make):
+    p = make(OFFERS, 3)
+    st = p.new_state(2, log=True)
+    views = []
+    for move in p.legal_moves(st):
+        trial = st.clone()
+        p.play(trial, move)
+        views.append(Observer(p, 1).observe_all(events.for_seat(p, trial.log, 1)).view().zones)
+    assert len(views) > 1 and all(v == views[0] for v in views)
+
+
+def test_a_later_seats_legal_moves_never_depend_on_an_earlier_seats_choice(make):
+    p = make(OFFERS, 3)
+    st = p.new_state(2)
+    later = set()
+    for move in p.legal_moves(st):
+        trial = st.clone()
+        p.play(trial, move)
+        later.add(tuple(p.legal_moves(trial)))
+    assert len(p.legal_moves(st)) > 1 and len(later) == 1
+
+
+@pytest.mark.parametrize("bot", ["greedy", "automa", "memory", "ismcts:iterations=40"])
+def test_a_bot_for_a_later_seat_decides_the_same_whatever_an_earlier_seat_chose(make, bot):
+    p = make(OFFERS, 2)
+    for seed in range(4):
+        st = p.new_state(seed, log=True)
+        picked = set()
+        for move in p.legal_moves(st):          # every choice seat 0 could have made
+            trial = st.clone()
+            p.play(trial, move)
+            picked.add(make_bot(bot, 7).choose(p, trial, p.legal_moves(trial)))
+        assert len(p.legal_moves(st)) > 1 and len(picked) == 1
+
+
+def test_records_store_the_choices_in_the_lists_order_and_replay_them(write):
+    game = load_game(write(OFFERS))
+    for bot in ("random", "greedy", "automa", "memory"):
+        record = make_record(game, 3, 5, [make_bot(bot, i) for i in range(3)], [bot] * 3)
+        assert [m["seat"] for m in record["moves"]] == [0, 1, 2] * 5
+        assert all(m["move"].startswith("offer: 1*c") for m in record["moves"])
+        assert replay(game, json.loads(json.dumps(record))) == record["result"]
+
+
+def test_a_game_of_simultaneous_choices_simulates(write, capsys):
+    path = write(OFFERS)
+    assert main(["simulate", path, "--games", "12", "--players", "3", "--seed", "2", "--jobs", "1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["games"] == 12
+
+
+# A value and a choice of parts, each chosen by every seat at once.
+GUESS = """
+    name: guess
+    players: {min: 2, max: 3}
+    cards:
+      chip: {count: 1, start: pot}
+    zones:
+      pot: {visible: everyone}
+    vars:
+      said: {owner: each, initial: 0}
+      aimed: {owner: each, initial: -1}
+    turn:
+      steps:
+        - step: say
+          do:
+            - choose: number
+              each: p in seats
+              from: numbers(1, 3)
+              then: ["set said(p) = number"]
+            - choose: aim
+              each: p in seats
+              from: {target: seats, amount: numbers(2)}
+              where: target != p
+              then: ["set aimed(p) = target * 10 + amount"]
+    end:
+      when: turn >= 2
+    score: said
+"""
+
+
+def test_a_choice_of_a_value_made_by_each_seat_binds_each_seats_value_in_then(make):
+    p = make(GUESS, 3)
+    st = p.new_state(1)
+    for text in ("number: 3", "number: 1", "number: 2"):
+        do(p, st, text)
+    assert [st.vars[p.var_base["said"] + s] for s in range(3)] == [3, 1, 2]
+
+
+def test_a_choice_of_parts_made_by_each_seat_binds_each_seats_parts_in_then(make):
+    p = make(GUESS, 3)
+    st = p.new_state(1)
+    for text in ("number: 1", "number: 1", "number: 1"):
+        do(p, st, text)
+    assert texts(p, st)[0] == "aim: target=1 amount=1"         # where target != p: seat 0 cannot aim at 0
+    for text in ("aim: target=2 amount=2", "aim: target=0 amount=1", "aim: target=1 amount=2"):
+        do(p, st, text)
+    assert [st.vars[p.var_base["aimed"] + s] for s in range(3)] == [22, 1, 12]
+
+
+
+
+# ---- play: hot seat ----
+def test_play_in_hot_seat_shows_a_later_seat_nothing_of_an_earlier_seats_choice(write):
+    game = load_game(write(OFFERS))
+    out = io.StringIO()
+    lines = iter(["", "1", "c", "", "q", "y"])     # seat 0 offers its first card; seat 1 looks, then quits
+    s = Session(game, 2, 3, {}, ask=lambda prompt: next(lines),
+                console=Console(file=out, width=200, highlight=False, color_system=None))
+    s.run()
+    text = out.getvalue()
+    assert "seat 0: offer 1×" in text                   # seat 0 was told its own choice
+    seat1 = text[text.index("— pass to seat 1 —"):]
+    assert "seat 0: offer (hidden cards)" in seat1 and "seat 0: offer 1×" not in seat1
