@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import io
 import json
+import textwrap
 
 import pytest
 from rich.console import Console
 
 from interpreter.compiler.game import load_game
+from interpreter.errors import RuleRuntimeError
 from interpreter.runtime import events
 from interpreter.runtime.engine import DECIDE, MOVE
 from interpreter.seats.bots import make_bot
@@ -68,8 +70,9 @@ OFFERS = """
 """
 
 
-def hand(p, st, seat: int) -> list:
-    return names(p, st, f"hand({seat})")
+def line_of(text: str, fragment: str) -> int:
+    """The line of a ruleset text (as written to a file, dedented) that holds fragment."""
+    return next(i for i, line in enumerate(textwrap.dedent(text).split("\n"), 1) if fragment in line)
 
 
 def test_every_seat_of_the_list_chooses_in_turn_in_the_lists_order(make):
@@ -136,6 +139,28 @@ def test_a_later_seats_view_is_the_same_whatever_an_earlier_seat_chose(make):
         p.play(trial, move)
         views.append(Observer(p, 1).observe_all(events.for_seat(p, trial.log, 1)).view().zones)
     assert len(views) > 1 and all(v == views[0] for v in views)
+
+
+def test_a_seat_in_the_list_that_is_not_a_seat_stops_the_game_at_the_each(make):
+    p = make(edit(OFFERS, "each: p in seats", "each: p in [0, 5]"), 3)
+    st = p.new_state(2)
+    with pytest.raises(RuleRuntimeError) as err:
+        p.play(st, p.legal_moves(st)[0])        # seat 0 chose: seat 5 is next
+    assert "there is no player 5 with 3 players" in str(err.value)
+    assert err.value.pos.line == line_of(OFFERS, "each: p in seats")
+
+
+def test_a_copy_of_the_game_in_the_middle_of_a_round_plays_on_without_changing_the_original(make):
+    p = make(OFFERS, 3)
+    st = p.new_state(2)
+    p.play(st, p.legal_moves(st)[0])
+    copy = st.clone()
+    for _ in range(2):
+        p.play(copy, p.legal_moves(copy)[-1])
+    assert copy.turn == 2 and st.decider == 1 and len(p.legal_moves(st)) > 0
+    p.play(st, p.legal_moves(st)[0])
+    p.play(st, p.legal_moves(st)[0])
+    assert st.turn == 2
 
 
 def test_a_later_seats_legal_moves_never_depend_on_an_earlier_seats_choice(make):
