@@ -13,7 +13,7 @@ import re
 
 from ..frontend import ir
 from ..runtime.decisions import Decision
-from ..runtime.together import Together
+from ..runtime.simultaneous import Simultaneous
 from .choices import Choices
 from .fold import may_change
 from .statements import Line
@@ -304,7 +304,7 @@ class Flow:
         takes in; after a choice of options, the option's block is entered by the move itself."""
         dec = self.decision(s)
         if s.each_in is not None:
-            return self.d_together(s, dec)
+            return self.d_simultaneous(s, dec)
         here = len(self.ops)
         who = Line(f"st.decider = {self.gen.seat_src(s.by, {})}", s.by.pos) if s.by is not None \
             else "st.decider = st.current"
@@ -325,8 +325,8 @@ class Flow:
         if self.cov is None:        # else the dispatch counts the option taken
             dec.starts = tuple(starts)
 
-    def d_together(self, s, dec: Together) -> None:
-        """A choice every seat of `each` makes in turn, kept unseen (Together), then bound at once;
+    def d_simultaneous(self, s, dec: Simultaneous) -> None:
+        """A choice every seat of `each` makes in turn, kept unseen (Simultaneous), then bound at once;
         then `then` runs once per seat with the choice's name bound to that seat's choice."""
         seats, at, k = self.new_slot(), self.new_slot(), self.gen.k(dec)
         dec.seats_slot, dec.kept_slot, dec.seat_slot = seats, self.new_slot(), s.each_slot
@@ -350,7 +350,7 @@ class Flow:
     # ---- decisions ----
     def decision(self, s) -> Decision:
         """The compiled form of a choose: its legal moves as generated functions."""
-        dec = (Together if s.each_in is not None else Decision)(len(self.decisions), s.name, s.slot, s.pos)
+        dec = (Simultaneous if s.each_in is not None else Decision)(len(self.decisions), s.name, s.slot, s.pos)
         dec.max_moves = self.limits.moves
         if s.cards is not None:
             dec.cards = self.choices.card_spec(s.cards, dec)

@@ -584,7 +584,7 @@ def determinise(program, st, seat: int, gen: random.Random, view=None, known: se
 
 
 def _unseen_choices(copy, seat: int, gen: random.Random):
-    """The copy with the choices other seats made unseen at a simultaneous decision (runtime/together.py)
+    """The copy with the choices other seats made unseen at a simultaneous decision (runtime/simultaneous.py)
     redrawn at random among their legal moves, once the hidden cards they may depend on are dealt."""
     redraw = getattr(copy.pending, "redraw", None)
     if redraw is not None:

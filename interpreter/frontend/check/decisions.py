@@ -4,7 +4,7 @@ from __future__ import annotations
 from .. import ir
 from .context import Context, Scope
 from .parts import choose_parts
-from .together import each_seat, finish_each, then_without_each
+from .simultaneous import each_seat, finish_each, then_without_each
 from .resolve import value
 from .types import elem_type, expect
 from .vocabulary import CARDISH

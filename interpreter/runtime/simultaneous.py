@@ -14,7 +14,7 @@ from __future__ import annotations
 from .decisions import Decision
 
 
-class Together(Decision):
+class Simultaneous(Decision):
     """One `choose` with `each:` compiled: a Decision whose moves are kept until every seat has chosen."""
 
     def __init__(self, index: int, name: str, slot: int, pos):
