@@ -366,7 +366,7 @@ def test_bad_param_name(tmp_path):
 def test_statement_without_a_kind_key(tmp_path):
     text = replace("  - shuffle draw", "  - {chose: x, cards: hand}")
     assert check(tmp_path, text) == [
-        (9, 5, "statement 1 of 'setup' needs one of the keys 'if', 'for', 'while', 'around', 'step' or 'choose'",
+        (9, 5, "statement 1 of 'setup' needs one of the keys 'if', 'for', 'while', 'around', 'step', 'choose' or 'together'",
          "did you mean 'choose'?")]
 
 
@@ -380,7 +380,7 @@ def test_statement_errors_name_the_statement(tmp_path):
          'The loop variable and the list it runs over, written "variable in list". Example: "m in materials"'),
         (11, 5, "statement 3 of 'setup' must be a string or a mapping of keys to values, not 5",
          'One rule to carry out: a statement of the rules language in a string, such as "shuffle draw", '
-         'or a mapping for if, for, while, around, step or choose. Example: "shuffle draw"'),
+         'or a mapping for if, for, while, around, step, choose or together. Example: "shuffle draw"'),
     ]
 
 

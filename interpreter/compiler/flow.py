@@ -111,7 +111,7 @@ class Flow:
         self.decisions: list = []
         self.choices = Choices(gen, self.limits)
         self.proc_entry: dict = {}   # procedure holding a decision -> its first pc
-        self.calls: list = []        # (pc, procedure) of every call of one holding a decision
+        self.calls: list = []        # (pc, call) of every call of a procedure holding a decision
         self.extra_slots = self.layout.n_locals
         self.turn_start = 0
         self.code: list = []
@@ -132,8 +132,9 @@ class Flow:
                 self.proc_entry[name] = len(self.ops)
                 self.emit_block(body)
                 self.add_code(["return st.stack.pop()"], False)
-        for pc, name in self.calls:     # the entries are known now
-            self.ops[pc] = ("code", [f"st.stack.append({pc + 1})", f"return {self.proc_entry[name]}"], False)
+        for pc, s in self.calls:        # the entries are known now
+            self.ops[pc] = ("code", self.stmts.bind_arguments(s) + [f"st.stack.append({pc + 1})",
+                                                                   f"return {self.proc_entry[s.name]}"], False)
         self.finish_code()
 
     def new_slot(self) -> int:
@@ -296,7 +297,7 @@ class Flow:
     def d_CallS(self, s) -> None:
         """A call of a procedure holding a decision: its return address on the stack, then its entry
         (filled in once the procedures are laid out), as lines an op falling into it takes in."""
-        self.calls.append((self.placeholder(), s.name))
+        self.calls.append((self.placeholder(), s))
         self.op_pos[-1] = s.pos
 
     def d_ChooseS(self, s) -> None:

@@ -7,7 +7,7 @@ a type may be there (never the other way round):
     per-player zone for every player's;
   - a card filter (`where`) narrows the types only when it reads nothing but the card's own
     attributes and constants (`where action == 'swap'`); any other filter lets every type pass;
-  - a name bound to cards (`let`, `for`, a choice, a function's parameter) carries the types of
+  - a name bound to cards (`let`, `for`, a choice, a function's or procedure's parameter) carries the types of
     everything it is ever bound to; a variable or an expression not understood here carries every type.
 """
 from __future__ import annotations
@@ -57,6 +57,9 @@ class Reach:
             bind(x.slot, []).append((x.value if isinstance(x, ir.LetS) else x.iterable, None))
         elif isinstance(x, ir.UserCall):
             for slot, arg in zip(x.fn.params, x.args):
+                bind(slot, []).append((arg, None))
+        elif isinstance(x, ir.CallS):       # a procedure's parameters hold what its calls pass
+            for slot, arg in zip(x.slots, x.args):
                 bind(slot, []).append((arg, None))
         elif isinstance(x, ir.ChooseS):
             if x.cards is not None:

@@ -23,6 +23,7 @@ class StatementGen:
         # None for the programs games run, whose code must stay as it is
         self.audit = gen.k(audit) if audit is not None else None
         self.cov = cov      # a CoverageMap (coverage.py) for an instrumented program, else None
+        self.taking = None  # inside `together`: the name of the list its moves' cards wait in
 
     def function_from_block(self, stmts, name: str, head: tuple = ()):
         """Compile a block into a standalone function f(st) (triggers), `head` its first lines."""
@@ -63,7 +64,12 @@ class StatementGen:
         return ["st.ending = True"]
 
     def l_CallS(self, s):
-        return self.lines(self.rules.procedures[s.name]) or ["pass"]
+        return self.bind_arguments(s) + self.lines(self.rules.procedures[s.name]) or ["pass"]
+
+    def bind_arguments(self, s) -> list:
+        """A call's arguments put in its procedure's parameter slots: state data, so a decision inside
+        the procedure pauses, clones and replays with them (no recursion: one slot per parameter)."""
+        return [f"V[{slot}] = {self.gen.x(arg, {})}" for slot, arg in zip(s.slots, s.args)]
 
     def l_StepS(self, s):
         return self.lines(s.body)
@@ -93,6 +99,16 @@ class StatementGen:
         n = gen.fresh("n")
         return [f"{n} = 0", f"while {gen.x(s.cond, {})}:"] + indent(self.lines(s.body) + [
             f"{n} += 1", f"if {n} > {gen.limits.loops}: _h.endless({gen.limits.loops}, {gen.k(s.pos)}, st)"])
+
+    def l_RevealS(self, s):
+        gen = self.gen
+        if s.seats.type == "list":
+            mask = f"E.seat_mask({gen.x(s.seats, {})}, {gen.seat_table(list(range(self.layout.players)), s.seats.pos)})"
+        else:
+            mask = f"1 << {gen.seat_src(s.seats, {})}"
+        cards = f"list({gen.x(s.cards, {})})" if s.cards.type != "card" else \
+            f"[_c for _c in ({gen.x(s.cards, {})},) if _c is not None]"      # one card, or none (first of nothing)
+        return [f"E.reveal(st, {cards}, {mask})"]   # worked out with or without a log: the same errors
 
     def l_ShuffleS(self, s):
         gen = self.gen
@@ -127,8 +143,37 @@ class StatementGen:
         return [f"{k} = {gen.x(s.count, {})}", f"{had} = {held}"] + deal + [
             f"{self.audit}(st, {gen.k(s.pos)}, 'deal', {k} * {players}, {held} - {had})"]
 
+    def l_TogetherS(self, s):
+        """Every move of the block takes its cards, then all land in the order they were taken."""
+        pending = self.gen.fresh("w")
+        self.taking, outer = pending, self.taking
+        try:
+            body = self.lines(s.body)
+        finally:
+            self.taking = outer
+        return [f"{pending} = []"] + body + [f"E.land(st, {pending}, {self.gen.k(self.layout.zone_vis)})"]
+
+    def take(self, s) -> list:
+        """A move inside `together`: its cards leave their zones now and wait, with where they go."""
+        gen, src = self.gen, s.cards
+        d, m, g = gen.zone_src(s.dest, {}), gen.fresh("m"), gen.fresh("g")
+        if isinstance(src, ir.ZoneRef):
+            z, zv = gen.zone_src(src, {}), gen.fresh("z")
+            take = [f"{zv} = Z[{z}]", f"{m} = {zv}[:]", f"{zv}.clear()", f"{g} = [({z}, {m})] if {m} else []"]
+        elif isinstance(src, ir.TopN) and isinstance(src.cards, ir.ZoneRef):
+            self.not_negative(src.count, f"'{'bottom' if src.bottom else 'top'} N of'")
+            z = gen.zone_src(src.cards, {})
+            n = gen.x(src.count, {}) if src.count is not None else "1"
+            trig = self.trigger_names[src.cards.decl.name]
+            take = [f"{m} = E.take_top(st, {z}, {n}, {trig}, {src.bottom})", f"{g} = [({z}, {m})] if {m} else []"]
+        else:
+            take = [f"{m} = list({gen.x(src, {})})", f"{g} = E.remove(st, {m}) if {m} else []"]
+        return take + self.count_move(s, m) + [f"{self.taking}.append(({d}, {g}, {s.bottom}))"]
+
     def l_MoveS(self, s):
         gen = self.gen
+        if self.taking is not None:
+            return self.take(s)
         d, src, vis = gen.zone_src(s.dest, {}), s.cards, gen.k(self.layout.zone_vis)
         m, b = gen.fresh("m"), s.bottom
         log = f"if st.log is not None: E.log_move(st, {{z}}, {d}, {m}, {vis}, {b})"

@@ -37,7 +37,7 @@ def check(doc: Document, overrides: dict | None = None) -> ir.Ruleset:
             check_pass(trial)
         except (RulesetError, Unresolved):
             pass
-        learnt = {name: next(iter(kinds)) if len(kinds) == 1 else "any" for name, kinds in trial.bound.items()}
+        learnt = {name: learnt_type(name, kinds) for name, kinds in trial.bound.items()}
         if learnt == types:
             break
         types = learnt
@@ -49,6 +49,23 @@ def check(doc: Document, overrides: dict | None = None) -> ir.Ruleset:
     except Unresolved:
         cx.err.raise_if_any()
         raise
+
+
+def learnt_type(name: str, kinds: set) -> str:
+    """The type of a local's uses: the one type it is bound to, else any; a parameter ('f.p') passed a
+    zone in one call and cards in another holds cards, and one type besides 'any' is its type."""
+    if "." in name:
+        kinds = {"cards" if k == "zone" and "cards" in kinds else k for k in kinds} - {"any"} or {"any"}
+    return next(iter(kinds)) if len(kinds) == 1 else "any"
+
+
+def procedure_body(cx: Context, name: str, path) -> list:
+    """A procedure's statements, its parameters in scope (and not to be bound again inside)."""
+    cx.in_params = ("procedure", name, cx.proc_params[name])
+    try:
+        return block(cx, path, Scope(fn_params=cx.proc_params[name]))
+    finally:
+        cx.in_params = ()
 
 
 def check_pass(cx: Context) -> ir.Ruleset:
@@ -66,11 +83,13 @@ def check_pass(cx: Context) -> ir.Ruleset:
     for decl in cx.zones.values():
         finish_zone(cx, decl)
     for name, fn in cx.functions.items():
+        cx.in_params = ("function", name, cx.fn_scopes[name])
         fn.body = value(cx, ("functions", cx.fn_keys[name]), Scope(fn_params=cx.fn_scopes[name]))
+    cx.in_params = ()
     check_function_recursion(cx)
     for expr, what, allowed in cx.const_checks:
         check_constant(cx, expr, what, allowed)
-    procedures = {name: block(cx, path, Scope()) for name, path in cx.proc_paths.items()}
+    procedures = {name: procedure_body(cx, name, path) for name, path in cx.proc_paths.items()}
     setup = block(cx, ("setup",), Scope())
     first = value(cx, ("turn", "first"), Scope(), default=0)
     expect(cx, first, {"player"}, "the first player")

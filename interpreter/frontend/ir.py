@@ -236,6 +236,12 @@ class SetS(Stmt):
 
 
 @dataclass(eq=False)
+class RevealS(Stmt):
+    cards: Expr                # shown where they lie, nothing moves
+    seats: Expr                # a player, or a list of players
+
+
+@dataclass(eq=False)
 class ExtraS(Stmt):
     pass
 
@@ -243,6 +249,8 @@ class ExtraS(Stmt):
 @dataclass(eq=False)
 class CallS(Stmt):
     name: str
+    args: tuple = ()           # Expr per parameter, bound to `slots` before the procedure runs
+    slots: tuple = ()
 
 
 @dataclass(eq=False)
@@ -268,6 +276,11 @@ class ForS(Stmt):
 class WhileS(Stmt):
     cond: Expr
     body: list
+
+
+@dataclass(eq=False)
+class TogetherS(Stmt):
+    body: list                 # moves (and let, if, for): each takes its cards, then all land
 
 
 @dataclass(eq=False)

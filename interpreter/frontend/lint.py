@@ -28,6 +28,8 @@ CODES = {
     "row-outside-players": "a by_players row for a player count outside players min..max",
     "rank-ignores-item": "a highest or lowest whose 'by' does not read the item: it always picks the first",
     "zone-joined-with-itself": "zones together with one zone twice (hand + hand): each of its cards counts twice",
+    "loop-passes-on-again": "a for loop that moves cards from a seat's zone into another seat's zone of the same "
+                            "kind, which a later round takes from again (together: takes every source first)",
     # given by the setup audit (compiler/audit.py), which plays the setup: the linter only reads the rules
     "setup-move-short": "a move or deal of the setup that moved fewer cards than it names (the setup played once)",
 }
@@ -145,6 +147,7 @@ class Linter:
         self.rows_outside_players()
         self.ranks_ignoring_the_item()
         self.zones_joined_with_themselves()
+        self.loops_that_pass_on_again()
         return sorted(self.out, key=lambda d: (d.pos.file, d.pos.line, d.pos.col, d.code))
 
     # ---- helpers ----
@@ -176,6 +179,8 @@ class Linter:
                 bindings.append((s.slot, s.iterable))
             elif isinstance(s, ir.SetS):
                 bindings.append((("var", s.decl.name), s.value))
+            elif isinstance(s, ir.CallS):           # a procedure's parameters hold what its calls pass
+                bindings.extend(zip(s.slots, s.args))
             elif isinstance(s, ir.ChooseS):
                 if s.cards is not None:
                     bindings.append((s.slot, s.cards.cards))
@@ -360,8 +365,40 @@ class Linter:
             else:
                 message = f"procedure '{name}' is never called"
             fallback = body[0].pos if body else Pos(self.rules.file, 1, 1)
-            self.warn(self.key_pos(("procedures", name), fallback), "procedure-never-called", message,
+            written = next((k for k in ((self.doc.data.get("procedures") if self.doc else None) or {})
+                            if str(k).split("(")[0].strip() == name), name)     # 'give' is written 'give(p, n)'
+            self.warn(self.key_pos(("procedures", written), fallback), "procedure-never-called", message,
                       f"call it from setup or a step (call {name}), or remove it")
+
+    def loops_that_pass_on_again(self) -> None:
+        """loop-passes-on-again: `for p in seats: move hand(p) to hand(next(p))` outside together."""
+        def walk(block):
+            for s in block:
+                if isinstance(s, ir.TogetherS):
+                    continue
+                if isinstance(s, ir.ForS):
+                    self.passes_on_again(s)
+                for attr in ("then", "orelse", "body"):
+                    walk(getattr(s, attr, None) or [])
+                for opt in getattr(s, "options", None) or []:
+                    walk(opt.body)
+        for block in self.blocks:
+            walk(block)
+
+    def passes_on_again(self, loop: ir.ForS) -> None:
+        """The moves of a loop from one zone of a kind into another, both picked by the loop's name."""
+        def picked(z) -> bool:
+            return any(isinstance(e, ir.Local) and e.slot == loop.slot for e in exprs([z.owner, z.index]))
+        for s in statements(loop.body):
+            src = ir.base_of(s.cards) if isinstance(s, ir.MoveS) else None
+            if not isinstance(src, ir.ZoneRef) or src.decl is not s.dest.decl or not picked(src) \
+                    or not picked(s.dest) or _shape([src.owner, src.index]) == _shape([s.dest.owner, s.dest.index]):
+                continue
+            name = self.rules.slots[loop.slot]
+            self.warn(s.pos, "loop-passes-on-again", f"this loop moves cards from one '{src.decl.name}' into "
+                      f"another that a later round of the loop (over {name}) takes from: cards passed on are "
+                      "passed on again", "to take every source before any card lands, put the loop inside "
+                      "together: (docs/language.md, section 7, together)")
 
     def steps_never_run(self) -> None:
         """step-never-runs: steps after one that always ends the game, unless named in end.finish."""
@@ -560,6 +597,15 @@ def _same_zone(a, b) -> bool:
     me = ("name", "me")                 # a player's zone written without a seat is me's
     return isinstance(a, ir.ZoneRef) and isinstance(b, ir.ZoneRef) and a.decl is b.decl and \
         key(a.owner, me) == key(b.owner, me) and key(a.index) == key(b.index)
+def _shape(x):
+    """An expression as nested tuples without positions: equal shapes are the same expression."""
+    if isinstance(x, (list, tuple)):
+        return tuple(_shape(v) for v in x)
+    if dataclasses.is_dataclass(x) and not isinstance(x, Pos):
+        if isinstance(x, (ir.ZoneDecl, ir.VarDecl, ir.FunctionDecl)):
+            return x.name
+        return (type(x).__name__,) + tuple(_shape(getattr(x, f.name)) for f in dataclasses.fields(x) if f.name != "pos")
+    return x
 
 
 def lint(rules: ir.Ruleset, doc=None) -> list:

@@ -74,8 +74,11 @@ class _ToNodes(Transformer):
     def extra_turn(self, meta):
         return S.ExtraTurn(at=_at(meta))
 
-    def call(self, meta, name):
-        return S.CallProc(str(name), at=_at(meta))
+    def call(self, meta, name, args):
+        return S.CallProc(str(name), tuple(args or ()), at=_at(meta))
+
+    def reveal(self, meta, cards, seats):
+        return S.Reveal(cards, seats, at=_at(meta))
 
     def end_game(self, meta):
         return S.EndGame(at=_at(meta))
@@ -166,20 +169,21 @@ _WORDS = {"NAME": "a name", "NUMBER": "a number", "STRING": "a quoted text", "CO
 _STARTS_VALUE = {"NAME", "NUMBER", "STRING", "LPAR", "LSQB", "MINUS", "_TRUE", "_FALSE", "_NOT", "_IF", "_TOP",
                  "_BOTTOM"}
 _ENDS_VALUE = {"NAME", "NUMBER", "STRING", "RPAR", "RSQB", "_TRUE", "_FALSE"}
-_STATEMENTS = ("_MOVE", "_SHUFFLE", "_DEAL", "_LET", "_SET", "_EXTRA", "_CALL", "_END")
+_STATEMENTS = ("_MOVE", "_SHUFFLE", "_DEAL", "_LET", "_SET", "_EXTRA", "_CALL", "_END", "_REVEAL")
 # The written form of each construct, by the keyword that opens it.
 _FORMS = {"_MOVE": "move CARDS to ZONE", "_SHUFFLE": "shuffle ZONE",
           "_DEAL": "deal COUNT from ZONE to ZONE [starting PLAYER]", "_LET": "let NAME = VALUE",
-          "_SET": "set NAME[(PLAYER)] = VALUE", "_EXTRA": "extra turn", "_CALL": "call PROCEDURE",
+          "_SET": "set NAME[(PLAYER)] = VALUE", "_EXTRA": "extra turn", "_CALL": "call PROCEDURE[(VALUES)]",
+          "_REVEAL": "reveal CARDS to PLAYERS",
           "_END": "end game", "_TOP": "top [COUNT] of CARDS", "_BOTTOM": "bottom [COUNT] of CARDS",
           "_IF": "if CONDITION then VALUE else VALUE", "_FOR": "VALUE for NAME in LIST [if CONDITION]"}
 # Which opening keywords a structural token belongs to.
-_OPENERS = {"_TO": ("_MOVE", "_DEAL"), "_FROM": ("_DEAL",), "_STARTING": ("_DEAL",), "EQUAL": ("_LET", "_SET"),
+_OPENERS = {"_TO": ("_MOVE", "_DEAL", "_REVEAL"), "_FROM": ("_DEAL",), "_STARTING": ("_DEAL",), "EQUAL": ("_LET", "_SET"),
             "_TURN": ("_EXTRA",), "_GAME": ("_END",), "_OF": ("_TOP", "_BOTTOM"), "_THEN": ("_IF",),
             "_ELSE": ("_IF",), "_IN": ("_FOR",)}
 _CLOSES = {"RPAR": "LPAR", "RSQB": "LSQB"}
 _KEYWORDS = {"_MOVE", "_TO", "_SHUFFLE", "_DEAL", "_FROM", "_STARTING", "_LET", "_SET", "_EXTRA", "_TURN", "_CALL",
-             "_END", "_GAME", "_WHERE", "_TOP", "_BOTTOM", "_OF", "_IF", "_THEN", "_ELSE", "_OR", "_AND", "_NOT",
+             "_END", "_GAME", "_REVEAL", "_WHERE", "_TOP", "_BOTTOM", "_OF", "_IF", "_THEN", "_ELSE", "_OR", "_AND", "_NOT",
              "_IN", "_FOR", "_TRUE", "_FALSE"}
 _OPERATOR_WORDS = ("_WHERE", "_AND", "_OR", "_IN", "_OF")
 _ORDER = ["_TO", "_FROM", "_OF", "_THEN", "_ELSE", "EQUAL", "_IN", "_FOR", "_STARTING", "_TURN", "_GAME", "RPAR",
@@ -300,7 +304,7 @@ class _Syntax:
                                   "'x not in list' tests membership; to negate a condition, write not before it")
         if "_IN" in expected and len(expected) > 1 and self.kind != "for" and self.opener("_IN") is None:
             expected = expected - {"_IN"}           # 'in' here is the operator (x in list), not a loop's
-        for check in (self.statement_start, self.generator, self.double_equal, self.call_arguments, self.deal_to_player,
+        for check in (self.statement_start, self.generator, self.double_equal, self.deal_to_player,
                       self.misspelt_keyword, self.misspelt_previous, self.comparison, self.missing_value,
                       self.stray_closer, self.unclosed, self.missing_keyword, self.two_values):
             found = check(tok, prev, expected, line, col)
@@ -312,7 +316,7 @@ class _Syntax:
     def statement_start(self, tok, prev, expected, line, col):
         if self.kind != "stmt" or prev is not None:
             return None
-        forms = "move, shuffle, deal, let, set, extra turn, call or end game"
+        forms = "move, shuffle, deal, let, set, extra turn, call, reveal or end game"
         if tok.type == "$END":
             return DSLSyntaxError(line, col, "the statement is empty", f"a statement starts with {forms}")
         close = closest(str(tok), [t[1:].lower() for t in _STATEMENTS])
@@ -358,12 +362,6 @@ class _Syntax:
         return DSLSyntaxError(line, col, f"deal gives cards to every player, each into their own '{prev}': "
                               f"write the zone without (...)", f"it is written deal COUNT from ZONE to {prev}; "
                               f"to give cards to one player, write move top N of ... to {prev}(...)")
-
-    def call_arguments(self, tok, prev, expected, line, col):
-        if tok.type != "LPAR" or len(self.tokens) != 3 or self.tokens[0].type != "_CALL":
-            return None
-        return DSLSyntaxError(line, col, f"a procedure takes no arguments: write call {prev}",
-                              "pass values to a procedure in vars or with let before the call")
 
     def generator(self, tok, prev, expected, line, col):
         """A generator where none may stand, or one written out of order."""

@@ -25,8 +25,8 @@ SCHEMA_PATH = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__fi
 
 SECTIONS = {"params": "param", "cards": "card kind", "zones": "zone", "vars": "variable",
             "functions": "function", "procedures": "procedure", "stats": "stat"}
-STATEMENT_LISTS = {"setup", "steps", "do", "then", "else", "on_empty"}
-STATEMENT_KINDS = ("if", "for", "while", "step", "choose")
+STATEMENT_LISTS = {"setup", "steps", "do", "then", "else", "on_empty", "together"}
+STATEMENT_KINDS = ("if", "for", "while", "step", "choose", "together")
 TYPE_NAMES = {"string": "a string", "integer": "a whole number", "number": "a number",
               "boolean": "true/false", "array": "a list", "object": "a mapping of keys to values",
               "null": "empty (null)"}
@@ -266,13 +266,6 @@ def _bad_key(doc: Document, path: Path, error: ValidationError) -> list[Diagnost
         fixed = f"{word}: {written[len(word):].strip()}"
         return [Diagnostic(doc.key_pos(path + (key,)), f"YAML syntax error: missing ':' after '{word}'",
                            "yaml-syntax", f"did you mean '{fixed}'? a key is followed by ': ' and its value")]
-    call = re.match(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*\((.*)\)\s*$", str(key))
-    if path == ("procedures",) and call:
-        name, params = call.groups()
-        return [_diag(doc.key_pos(path + (key,)), f"procedure '{name}' is written with parameters ({params}), "
-                      "but procedures take none", f"write the key as {name} and set what it reads before "
-                      f"the call, e.g. let {params.split(',')[0].strip() or 'x'} = ..., then call {name} "
-                      "(only functions, which give a value, take parameters)")]
     message = f"'{key}' is not a valid key in {_what(doc.data, path)}"
     return [_diag(doc.key_pos(path + (key,)), message, error.schema.get("description", ""))]
 

@@ -176,6 +176,15 @@ class ExtraTurn(Node):
 @dataclass(frozen=True)
 class CallProc(Node):
     name: str
+    args: tuple = ()
+
+
+@dataclass(frozen=True)
+class Reveal(Node):
+    """`reveal CARDS to PLAYERS`: cards shown without moving."""
+
+    cards: Node
+    seats: Node
 
 
 @dataclass(frozen=True)

@@ -38,11 +38,13 @@ DEFAULT_LIMITS = Limits()
 MAX_OPS_PER_RUN = DEFAULT_LIMITS.steps   # guard: a ruleset that loops without asking anyone
 
 # Event kinds. Events are tuples, kind first (see events.py for who sees what):
-#   (MOVE, from zone, to zone, card ids, mask of seats that see the faces)
+#   (MOVE, from zone, to zone, card ids, mask of seats that see the faces[, bottom[, AT_ONCE(_FIRST)]])
 #   (SHUFFLE, zone, new order of card ids, mask of seats that see it)   (TURN, seat, turn number)
 #   (DECIDE, seat, decision index, move)   seen by the deciding seat only
 #   (SET, variable name, owner seat or None, value)   (END,)
-MOVE, SHUFFLE, TURN, DECIDE, SET, END = "move", "shuffle", "turn", "decide", "set", "end"
+#   (REVEAL, zone, ((position from the bottom, card id), ...), mask of seats shown the faces)
+MOVE, SHUFFLE, TURN, DECIDE, SET, END, REVEAL = "move", "shuffle", "turn", "decide", "set", "end", "reveal"
+AT_ONCE_FIRST, AT_ONCE = 1, 2      # a move of a `together` block: its first, or a later one
 
 
 class State:
@@ -269,6 +271,42 @@ def move_cards(st: State, cards: list, dst: int, vis: list, bottom: bool = False
         place(st, cs, dst, bottom)
         if st.log is not None:
             log_move(st, z, dst, cs, vis, bottom)
+
+
+def land(st: State, pending: list, vis: list) -> None:
+    """The moves of a `together` block, once every one has taken its cards: [(zone, [(from zone,
+    cards)], bottom)], each group placed and logged as an ordinary move, in the order they were taken
+    (read one by one, the events still tell a true story: each move's cards were in its source). Each
+    event carries a seventh field, AT_ONCE_FIRST for the block's first and AT_ONCE for the others: what
+    left a zone left it before any card of the block landed there (views.py reads it so)."""
+    mark = AT_ONCE_FIRST
+    for dst, groups, bottom in pending:
+        for z, cs in (reversed(groups) if bottom else groups):
+            place(st, cs, dst, bottom)
+            if st.log is not None:
+                st.log.append((MOVE, z, dst, tuple(cs), vis[z] | vis[dst], bottom, mark))
+                mark = AT_ONCE
+
+
+def reveal(st: State, cards: list, mask: int) -> None:
+    """Show cards where they lie to the seats of mask: only an event (nothing in the game changes),
+    one per zone they lie in, each card with its position from the bottom."""
+    if st.log is None or not cards or not mask:
+        return
+    zones, by_zone = st.zones, {}
+    for c in dict.fromkeys(cards):
+        by_zone.setdefault(st.loc[c], []).append(c)
+    for z, cs in by_zone.items():
+        where = {c: i for i, c in enumerate(zones[z])}
+        st.log.append((REVEAL, z, tuple(sorted((where[c], c) for c in cs)), mask))
+
+
+def seat_mask(seats, table) -> int:
+    """The bits of a list of seats, each checked to be a seat (table: a SeatTable)."""
+    mask = 0
+    for s in seats:
+        mask |= 1 << table[s]
+    return mask
 
 
 def shuffle_zone(st: State, z: int, card_type: list, zone_name: str, mask: int = 0) -> None:

@@ -3,13 +3,15 @@
 Every seat sees that an event happened (how many cards went where); the faces of moved
 cards only the seats in the event's mask see: the seats that can see the zone the cards
 left or the zone they entered. A shuffle's new order is seen by the seats that see the zone.
+A reveal shows cards where they lie to the seats of its mask; the others see who looked at
+how many cards of which zone.
 """
 from __future__ import annotations
 
 from collections import Counter
 
 from .decisions import show
-from .engine import DECIDE, END, MOVE, SET, SHUFFLE, TURN
+from .engine import DECIDE, END, MOVE, REVEAL, SET, SHUFFLE, TURN
 
 
 def sees_faces(event: tuple, seat: int) -> bool:
@@ -28,6 +30,8 @@ def for_seat(program, log: list, seat: int) -> list:
             out.append((SHUFFLE, event[1], None, 0))     # the new order only for who sees the zone
         elif kind == DECIDE and event[1] != seat:
             continue
+        elif kind == REVEAL and not event[3] >> seat & 1:
+            out.append((REVEAL, event[1], len(event[2]), event[3]))     # who looked is public, not what
         else:
             out.append(event)
     return out
@@ -47,6 +51,13 @@ def describe(program, event: tuple, seat: int | None = None, zone_names: list | 
         return f"{group(program, cards)} {names[src]} → {to}"
     if kind == SHUFFLE:
         return f"{names[event[1]]} shuffled"
+    if kind == REVEAL:
+        _, z, cards, mask = event
+        who = seats_words(mask, program.players)
+        if isinstance(cards, int) or (seat is not None and not mask >> seat & 1):
+            n = cards if isinstance(cards, int) else len(cards)
+            return f"{who} looked at {n} card{'s' if n != 1 else ''} of {names[z]}"
+        return f"{who} saw {group(program, [c for _, c in cards])} in {names[z]}"
     if kind == TURN:
         return f"turn {event[2]}: seat {event[1]}"
     if kind == DECIDE:
@@ -57,6 +68,14 @@ def describe(program, event: tuple, seat: int | None = None, zone_names: list | 
     if kind == END:
         return "the game is over"
     return str(event)
+
+
+def seats_words(mask: int, players: int) -> str:
+    """'everyone', 'seat 1' or 'seats 0, 2': the seats of a mask."""
+    seats = [k for k in range(players) if mask >> k & 1]
+    if len(seats) == players and players > 1:
+        return "everyone"
+    return ("seat " if len(seats) == 1 else "seats ") + ", ".join(map(str, seats))
 
 
 def group(program, cards) -> str:

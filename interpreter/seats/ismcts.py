@@ -35,7 +35,7 @@ import math
 import time
 
 from ..errors import RuleRuntimeError
-from ..runtime.engine import MOVE
+from ..runtime.engine import MOVE, REVEAL
 from .bots import Bot, below, determinise, evaluations, register, rollout, without_gc
 from .specs import Option
 
@@ -213,13 +213,16 @@ class IsmctsBot(Bot):
 
 def seen(program, log: list, mark: int, seat: int):
     """What the seat saw of the events since `mark`: per card move it sees, where to and the cards'
-    types (None when it saw none, or when the world keeps no events: nodes=moves)."""
+    types, and per reveal to it, the zone and the types (None when it saw none, or when the world
+    keeps no events: nodes=moves)."""
     if log is None:
         return None
     ctype, out = program.card_type, []
     for e in log[mark:]:
         if e[0] == MOVE and e[4] >> seat & 1:
             out.append((e[2],) + tuple(sorted(ctype[c] for c in e[3])))
+        elif e[0] == REVEAL and e[3] >> seat & 1:      # shown where they lie: the zone and the faces
+            out.append((REVEAL, e[1]) + tuple(sorted(ctype[c] for _, c in e[2])))
     return tuple(out) or None
 
 

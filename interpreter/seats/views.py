@@ -13,7 +13,8 @@ A move whose faces the seat sees (the seat may see the zone the cards left or th
   K(src)[t] = max(0, K(src)[t] − x) for the x cards of type t that left; K(dst) gains them all.
 A move the seat does not see, d cards:
   K(src)[t] = max(0, K(src)[t] − d) for every t; K(dst)[t] gains max(0, d − (size before − K(src)[t])).
-A shuffle keeps K and forgets every position. As every move into or out of a zone the seat can see
+A shuffle keeps K and forgets every position. A reveal to the seat sets the positions it shows
+and raises K(z)[t] to the number of known positions of type t. As every move into or out of a zone the seat can see
 is a seen move, such a zone is known exactly (K is its multiset, and every position is known but
 after a shuffle, see below).
 
@@ -49,7 +50,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from ..runtime.engine import DECIDE, END, MOVE, SET, SHUFFLE, TURN
+from ..runtime.engine import AT_ONCE_FIRST, DECIDE, END, MOVE, REVEAL, SET, SHUFFLE, TURN
 
 
 class Observer:
@@ -78,6 +79,9 @@ class Observer:
         self.turn, self.current, self.over = 0, None, False
         self.vars: dict = _initial_vars(program)
         self.events = 0
+        # the zones cards landed in during the current `together` block: zone -> [entered on top,
+        # entered at the bottom, K gained]; what leaves such a zone in the block left it before
+        self.landed: dict = {}
         # what view() froze, per zone (types, K, kinds), refrozen only for the zones changed since
         self._changed: set = set(range(n))
         self._frozen: list = [None] * n
@@ -87,7 +91,9 @@ class Observer:
     def observe(self, event: tuple) -> None:
         """Take in one event (as the whole truth, or as events.for_seat gave it to this seat)."""
         kind = event[0]
-        if kind == MOVE:
+        if kind == MOVE and len(event) > 6:
+            self._move_at_once(event)
+        elif kind == MOVE:
             self._move(event)
         elif kind == SHUFFLE:
             slots = self.slots[event[1]]
@@ -99,6 +105,8 @@ class Observer:
         elif kind == SET:
             self.vars[(event[1], event[2])] = event[3]
             self._vars_frozen = None
+        elif kind == REVEAL:
+            self._reveal(event)
         elif kind == END:
             self.over = True
         elif kind != DECIDE:            # decisions show only in what they move
@@ -132,6 +140,52 @@ class Observer:
             self.fill[dst] = [] if was_empty else None
             if was_empty and self.known[dst]:
                 self._learn(dst, next(iter(self.known[dst])))
+
+    def _move_at_once(self, event: tuple) -> None:
+        """A move of a `together` block: cards that landed in its source earlier in the block are set
+        aside while it leaves (every move of the block took its cards before any landed)."""
+        if event[6] == AT_ONCE_FIRST:
+            self.landed = {}
+        src, dst = event[1], event[2]
+        held = self.landed.get(src) if src != dst else None
+        aside = self._set_aside(src, held) if held else None
+        known, size = Counter(self.known[dst]), len(self.slots[dst])
+        self._move(event)
+        if held:
+            self._put_back(src, held, aside)
+        entry = self.landed.setdefault(dst, [0, 0, Counter()])
+        entry[1 if event[5] else 0] += len(self.slots[dst]) - size
+        entry[2].update(self.known[dst] - known)
+
+    def _set_aside(self, z: int, held: list) -> tuple:
+        """Take the cards that landed in z during the block out of its slots and K."""
+        top, bottom, gained = held
+        slots = self.slots[z]
+        aside = (slots[:bottom], slots[len(slots) - top:] if top else [])
+        slots[:] = slots[bottom:len(slots) - top]
+        _take(self.known[z], gained.items())
+        return aside
+
+    def _put_back(self, z: int, held: list, aside: tuple) -> None:
+        self.slots[z][:] = aside[0] + self.slots[z] + aside[1]
+        self.known[z].update(held[2])
+
+    def _reveal(self, event: tuple) -> None:
+        """Cards shown where they lie: if this seat was shown them, their positions are known and
+        K(zone) holds at least the known positions' types (until they move or the zone is shuffled)."""
+        z, cards, mask = event[1], event[2], event[3]
+        if isinstance(cards, int) or not mask & self.bit:
+            return
+        slots, card_kind = self.slots[z], self.card_kind
+        for i, c in cards:
+            if i < len(slots):
+                slots[i] = c
+                self.kinds[z].add(card_kind[c])
+        k = self.known[z]
+        for t, n in Counter(self.card_type[c] for c in slots if c is not None).items():
+            if k.get(t, 0) < n:
+                k[t] = n
+        self._changed.add(z)
 
     def observe_all(self, events) -> "Observer":
         for event in events:

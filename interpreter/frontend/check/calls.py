@@ -14,7 +14,7 @@ from .names import family_without_index
 from .resolve import resolve, resolver
 from .types import attr_type, elem_type, expect
 from .vocabulary import AGGREGATES, ARITY, FUNCTIONS, RANKED, RESULT
-from .words import a_type
+from .words import a_type, relative
 
 
 @resolver(S.Call)
@@ -45,12 +45,36 @@ def call(cx: Context, node, pos, path, scope: Scope, allow_family: bool = False)
             cx.error(pos, f"function '{fn}' takes {len(decl.params)} argument(s), not {len(node.args)}",
                      "type", f"it is declared as {key}")
             raise Unresolved
-        return ir.UserCall(pos, "any", decl, tuple(resolve(cx, a, path, scope) for a in node.args))
+        args = tuple(resolve(cx, a, path, scope) for a in node.args)
+        check_arguments(cx, fn, "function", list(cx.fn_scopes[fn]), args)
+        return ir.UserCall(pos, "any", decl, args)
     known = list(FUNCTIONS) + list(cx.functions) + [z for z, d in cx.zones.items() if d.per_player]
     hint = cx.suggest(fn, known) or (
         f"the built-in functions are {', '.join(sorted(FUNCTIONS))}; declare others under functions")
     cx.error(pos, f"unknown function '{fn}'", "name", hint)
     raise Unresolved
+
+
+def check_arguments(cx: Context, owner: str, what: str, names: list, args: tuple) -> None:
+    """Each argument of a call of a function or procedure types its parameter (the checker's first
+    passes learn it from every call); it must be of the kind the first call passed."""
+    for name, arg in zip(names, args):
+        key = f"{owner}.{name}"
+        first, at = cx.arg_seen.setdefault(key, (arg.type, arg.pos))
+        if _same_kind(first, arg.type):
+            cx.bound.setdefault(key, set()).add(arg.type)
+        else:
+            cx.error(arg.pos, f"{what} '{owner}' is given {a_type(arg.type)} for '{name}' here, but "
+                     f"{a_type(first)} at {relative(at, cx.doc.file)}", "type",
+                     f"a parameter holds one kind of value in every call: give '{name}' {a_type(first)} here too, "
+                     f"or write another {what}")
+
+
+def _same_kind(a: str, b: str) -> bool:
+    """Whether two argument types may meet in one parameter (zones and cards do, numbers and seats do)."""
+    kinds = {a, b}
+    return len(kinds) == 1 or "any" in kinds or kinds in ({"zone", "cards"}, {"int", "player"}) \
+        or "value" in kinds and kinds <= {"value", "int", "str", "player"}
 
 
 def zone_call(cx: Context, node, pos, path, scope: Scope, allow_family):

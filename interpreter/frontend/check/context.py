@@ -51,7 +51,10 @@ class Context:
         self.functions: dict = {}
         self.fn_keys: dict = {}                 # function name -> its key as written, e.g. 'f(a, b)'
         self.fn_scopes: dict = {}               # function name -> {parameter: slot}
-        self.proc_paths: dict = {}
+        self.proc_paths: dict = {}              # procedure name -> its path, e.g. ('procedures', 'give(p, n)')
+        self.proc_params: dict = {}             # procedure name -> {parameter: slot}
+        self.arg_seen: dict = {}                # 'fn.param' -> (type, pos) of the first call's argument
+        self.in_params: tuple = ()              # (kind, name, parameters) of the function or procedure being read
         self.attrs: set = set()
         self.slots: dict = {}
         self.step_names: list = []
@@ -142,6 +145,11 @@ class Context:
             self.error(pos, f"'{name}' is a built-in name and cannot name a value of your own", "name",
                        "pick another name")
             return self.slot("!" + name)    # a slot nothing refers to: the name keeps its built-in meaning
+        if self.in_params and name in self.in_params[2]:
+            kind, owner = self.in_params[:2]
+            self.error(pos, f"'{name}' is a parameter of {kind} '{owner}'; a name bound by let, for or choose "
+                       "must differ", "name", "pick another name")
+            return self.slot("!" + name)
         taken = next((kind for kind, names in (("parameter", self.params), ("zone", self.zones),
                                                ("variable", self.vars), ("function", self.functions))
                       if name in names), None)

@@ -60,15 +60,37 @@ def declare_functions(cx: Context) -> None:
                      f"the first is '{cx.fn_keys[sig.name]}'; give each function its own name")
             continue
         check_new_name(cx, sig.name, path, "function")
-        scope = {p: cx.slot(f"{sig.name}.{p}") for p in sig.params}
+        scope = typed_params(cx, sig)
         cx.fn_keys[sig.name], cx.fn_scopes[sig.name] = key, scope
         cx.functions[sig.name] = ir.FunctionDecl(sig.name, list(scope.values()), None, cx.pos(path))
 
 
 def declare_procedures(cx: Context) -> None:
-    for name in (cx.get(("procedures",), {}) or {}):
-        check_new_name(cx, name, ("procedures", name), "procedure")
-        cx.proc_paths[name] = ("procedures", name)
+    """Each procedure's name and parameters (from its key, e.g. 'give(p, n)'); bodies are read later."""
+    for key in (cx.get(("procedures",), {}) or {}):
+        path = ("procedures", key)
+        try:
+            sig = parse(str(key), "sig")
+        except DSLSyntaxError:
+            cx.error(cx.doc.key_pos(path), f"'{key}' is not a procedure name like tidy or give(p, n)", "syntax",
+                     "parameters are names separated by commas")
+            continue
+        if sig.name in cx.proc_paths:
+            cx.error(cx.doc.key_pos(path), f"procedure '{sig.name}' is declared twice", "name",
+                     "give each procedure its own name")
+            continue
+        check_new_name(cx, sig.name, path, "procedure")
+        cx.proc_paths[sig.name] = path
+        cx.proc_params[sig.name] = typed_params(cx, sig)
+
+
+def typed_params(cx: Context, sig) -> dict:
+    """{parameter: slot} of a function or procedure; each slot typed by what its calls pass (learnt
+    by the checker's first passes, see calls.check_argument), 'any' while nothing calls it."""
+    scope = {p: cx.slot(f"{sig.name}.{p}") for p in sig.params}
+    for p, slot in scope.items():
+        cx.slot_types[slot] = cx.local_types.get(f"{sig.name}.{p}", "any")
+    return scope
 
 
 def check_new_name(cx: Context, name: str, path, what: str) -> None:

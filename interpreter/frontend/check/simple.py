@@ -1,4 +1,4 @@
-"""One-line statements: move, shuffle, deal, let, set, extra turn, end game, call."""
+"""One-line statements: move, shuffle, deal, let, set, extra turn, end game, call, reveal."""
 from __future__ import annotations
 
 import re
@@ -6,9 +6,10 @@ import re
 from .. import ir
 from .. import syntax as S
 from .context import Context, Scope, Unresolved
+from .calls import check_arguments
 from .expressions import check_not_negative
 from .resolve import resolve, zone_instance
-from .types import expect
+from .types import elem_type, expect
 from .vocabulary import CARDISH
 from .words import a_type
 
@@ -19,7 +20,7 @@ def simple(cx: Context, node, path, scope: Scope):
     check = _ONE_LINE.get(type(node))
     if check is None:
         cx.error(pos, "an expression on its own does nothing here", "statement",
-                 "a step starts with move, shuffle, deal, let, set, extra turn, call or end game")
+                 "a step starts with move, shuffle, deal, let, set, extra turn, call, reveal or end game")
         return None
     return check(cx, node, pos, path, scope)
 
@@ -111,6 +112,20 @@ def set_var(cx: Context, node, pos, path, scope: Scope):
     return ir.SetS(pos, decl, owner, value)
 
 
+def reveal(cx: Context, node, pos, path, scope: Scope):
+    """`reveal CARDS to PLAYERS`: the cards are shown where they lie to a player or a list of players."""
+    cards = resolve(cx, node.cards, path, scope)
+    expect(cx, cards, CARDISH | {"card"}, "what to reveal", "name a zone, cards or a card, e.g. reveal hand(p) "
+           "to me or reveal top 1 of draw to seats")
+    seats = resolve(cx, node.seats, path, scope)
+    if expect(cx, seats, {"player", "list"}, "who the cards are shown to",
+              "a player such as me or next(current), or a list of players such as seats or [me, p]") \
+            and seats.type == "list" and elem_type(cx, seats) not in ("player", "int", "any"):
+        cx.error(seats.pos, f"cards are shown to players, but an item of this list is {a_type(elem_type(cx, seats))}",
+                 "type", "give seat numbers, e.g. seats or [me, next(me)]")
+    return ir.RevealS(pos, cards, seats)
+
+
 def extra_turn(cx: Context, node, pos, path, scope: Scope):
     return ir.ExtraS(pos)
 
@@ -120,13 +135,28 @@ def end_game(cx: Context, node, pos, path, scope: Scope):
 
 
 def call_procedure(cx: Context, node, pos, path, scope: Scope):
+    """`call NAME` or `call NAME(x, y)`: as many arguments as the procedure's key names, none a zone."""
+    where = cx.find(path, node, r"\bcall\s+(" + re.escape(node.name) + r")\b")
     if node.name not in cx.proc_paths:
-        where = cx.find(path, node, r"\bcall\s+(" + re.escape(node.name) + r")\b")
         hint = cx.suggest(node.name, cx.proc_paths) or "declare it under procedures"
         cx.error(where, f"unknown procedure '{node.name}'", "name", hint)
         raise Unresolved
-    return ir.CallS(pos, node.name)
+    params = cx.proc_params[node.name]
+    if len(node.args) != len(params):
+        key = cx.proc_paths[node.name][-1]
+        cx.error(where, f"procedure '{node.name}' takes {len(params)} argument(s), not {len(node.args)}", "type",
+                 f"it is declared as {key}")
+        raise Unresolved
+    args = tuple(resolve(cx, a, path, scope) for a in node.args)
+    for name, arg in zip(params, args):
+        if arg.type == "zone":      # a zone in the state's slots would be a list shared by every clone
+            cx.error(arg.pos, f"a procedure's parameter holds a value, a player or cards, not a zone ('{name}')",
+                     "type", f"pass the zone's owner or index and name the zone inside the procedure, e.g. "
+                     f"call {node.name}(p) with hand(p) in its statements")
+    check_arguments(cx, node.name, "procedure", list(params), tuple(ir.Lit(a.pos, "any", None)
+                                                                    if a.type == "zone" else a for a in args))
+    return ir.CallS(pos, node.name, args, tuple(params.values()))
 
 
 _ONE_LINE = {S.Move: move, S.Shuffle: shuffle, S.Deal: deal, S.Let: let, S.SetVar: set_var,
-             S.ExtraTurn: extra_turn, S.EndGame: end_game, S.CallProc: call_procedure}
+             S.ExtraTurn: extra_turn, S.EndGame: end_game, S.CallProc: call_procedure, S.Reveal: reveal}

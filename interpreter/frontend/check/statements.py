@@ -11,6 +11,7 @@ from .context import Context, Scope, Unresolved
 from .decisions import choose
 from .resolve import resolve, value
 from .simple import simple
+from .together import together
 from .types import elem_type, expect
 
 
@@ -63,13 +64,15 @@ def statement(cx: Context, path, item, scope: Scope, top: bool):
         return ir.WhileS(pos, cond, block(cx, path + ("do",), scope))
     if "around" in item:
         return around(cx, path, item, scope)
+    if "together" in item:
+        return together(cx, path, scope, block)
     if "choose" in item:
         if scope.in_trigger:
             cx.error(path, "a trigger runs in the middle of a move, so it cannot ask for a decision", "trigger",
                      "on_empty may only move, shuffle, deal, let and set; let the player choose in a turn step")
         return choose(cx, path, item, scope, block)
     cx.error(path, f"unknown kind of step with keys {', '.join(map(str, item))}", "schema",
-             "a step is a statement string or one of if, for, while, around, choose, step")
+             "a step is a statement string or one of if, for, while, around, choose, step, together")
     return None
 
 

@@ -9,7 +9,7 @@ from rich.text import Text
 
 from ...runtime import rng
 from ...seats.bots import make_bot
-from ...runtime.engine import MOVE, SHUFFLE, TURN
+from ...runtime.engine import MOVE, REVEAL, SHUFFLE, TURN
 from ...errors import RuleRuntimeError
 from ...runtime.events import for_seat
 from ...seats.views import Observer
@@ -137,7 +137,7 @@ class Session(Screen, Grid, Story, Recent, TypedMoves, Overview, Result):
         shown to some seat, or a shuffle."""
         vis, bit = self.program.zone_vis, 1 << seat
         for e in events:
-            if e[0] == SHUFFLE or (e[0] == MOVE and e[4] and not vis[e[1]] & bit):
+            if e[0] in (SHUFFLE, REVEAL) or (e[0] == MOVE and e[4] and not vis[e[1]] & bit):
                 return True
         return False
 

@@ -7,7 +7,7 @@ variable change only when the ruleset gives the variable a label (`display.label
 from __future__ import annotations
 
 from ...runtime.decisions import show
-from ...runtime.engine import DECIDE, MOVE, SET, SHUFFLE, TURN
+from ...runtime.engine import DECIDE, MOVE, REVEAL, SET, SHUFFLE, TURN
 from ...runtime.events import describe, group
 from .overview import runs
 from .telling import Telling
@@ -95,6 +95,10 @@ class Story(Telling):
                 deal = []
             if e[0] == SHUFFLE:
                 lines.append(describe(self.program, e, zone_names=self.zone_words()))
+            elif e[0] == REVEAL:        # the faces only where every viewer was shown them
+                shown = e if not isinstance(e[2], int) and e[3] & everyone == everyone else \
+                    (REVEAL, e[1], e[2] if isinstance(e[2], int) else len(e[2]), e[3])
+                lines.append(describe(self.program, shown, zone_names=self.zone_words()))
             elif e[0] == SET and e[1] in self.display.labels:
                 owner = "" if e[2] is None else f" of seat {e[2]}"
                 lines.append(f"{self.display.label(e[1])}{owner} = {show(e[3])}")
