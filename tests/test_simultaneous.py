@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 import textwrap
 
 import pytest
@@ -185,6 +186,33 @@ def test_a_bot_for_a_later_seat_decides_the_same_whatever_an_earlier_seat_chose(
             p.play(trial, move)
             picked.add(make_bot(bot, 7).choose(p, trial, p.legal_moves(trial)))
         assert len(p.legal_moves(st)) > 1 and len(picked) == 1
+
+
+def put(st, card: int, zone: int) -> None:
+    """Move one card by hand (a world imagined for a test)."""
+    st.zones[st.loc[card]].remove(card)
+    st.zones[zone].append(card)
+    st.loc[card] = zone
+
+
+def test_a_bots_imagined_world_leaves_out_a_seat_that_could_not_have_chosen_there(make):
+    p = make(edit(OFFERS, "count: 1\n", "count: 1\n              where: rank > 1\n"), 3)
+    st = p.new_state(2)
+    real = p.legal_moves(st)[0]
+    p.play(st, real)                                    # seat 0 chose; seat 1 decides
+    world = st.clone()
+    hand0, deck = p.zone_names.index("hand(0)"), p.zone_names.index("deck")
+    for c in list(world.zones[hand0]):                  # seat 0 holds only c1s in this world: no legal move
+        put(world, c, deck)
+    for c in [c for c in range(len(p.card_type)) if p.type_names[p.card_type[c]] == "c1"]:
+        put(world, c, hand0)
+    world.pending.redraw(world, 1, random.Random(0))
+    p.play(world, p.legal_moves(world)[0])
+    p.play(world, p.legal_moves(world)[0])              # seat 2: the round ends without seat 0
+    assert world.turn == 2 and [p.type_names[p.card_type[c]] for c in world.zones[hand0]] == ["c1"] * 4
+    p.play(st, p.legal_moves(st)[0])
+    p.play(st, p.legal_moves(st)[0])
+    assert st.turn == 2                                 # the real game is untouched
 
 
 def test_records_store_the_choices_in_the_lists_order_and_replay_them(write):

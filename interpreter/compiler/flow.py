@@ -330,7 +330,7 @@ class Flow:
         """A choice every seat of `each` makes in turn, kept unseen (Simultaneous), then bound at once;
         then `then` runs once per seat with the choice's name bound to that seat's choice."""
         seats, at, k = self.new_slot(), self.new_slot(), self.gen.k(dec)
-        dec.seats_slot, dec.kept_slot, dec.seat_slot = seats, self.new_slot(), s.each_slot
+        dec.seats_slot, dec.kept_slot, dec.seat_slot, dec.at_slot = seats, self.new_slot(), s.each_slot, at
         seat = self.gen.seat_src(ir.Local(s.each_in.pos, "player", s.each_slot, "each"), {})
         self.add_code([f"V[{seats}] = list({self.gen.x(s.each_in, {})})", f"V[{dec.kept_slot}] = []",
                        f"V[{at}] = 0"], True, s.each_in.pos)

@@ -19,7 +19,8 @@ class Simultaneous(Decision):
 
     def __init__(self, index: int, name: str, slot: int, pos):
         super().__init__(index, name, slot, pos)
-        self.seats_slot = self.kept_slot = self.seat_slot = None   # set by the compiler
+        self.seats_slot = self.kept_slot = self.seat_slot = None   # set by the compiler ...
+        self.at_slot = None             # ... and the slot of the number of seats asked so far
 
     def bound_slots(self) -> list:
         """The local slots a move binds: the choice's name, or each part's name."""
@@ -42,13 +43,22 @@ class Simultaneous(Decision):
 
     def redraw(self, st, seat: int, gen) -> None:
         """In a copy a bot imagines for `seat`: every move kept from another seat replaced by one of
-        that seat's legal moves drawn with gen, so the real choices never reach the look-ahead."""
+        that seat's legal moves drawn with gen, so the real choices never reach the look-ahead. A seat
+        with no legal move in the imagined world (its hidden cards dealt anew may not allow one) is
+        left out of the copy's round: the real move is never kept."""
         V = st.vars
-        kept = list(V[self.kept_slot])
+        seats, done = V[self.seats_slot], len(V[self.kept_slot])
         here, decider = V[self.seat_slot], st.decider
-        for k, other in enumerate(V[self.seats_slot][:len(kept)]):
+        kept, asked = [], []
+        for other, move in zip(seats, V[self.kept_slot]):
             if other != seat:
                 V[self.seat_slot], st.decider = other, other
                 moves = self.moves(st)
-                kept[k] = moves[gen.randrange(len(moves))]
+                if not moves:
+                    continue
+                move = moves[gen.randrange(len(moves))]
+            kept.append(move)
+            asked.append(other)
+        V[self.seats_slot] = asked + list(seats[done:])
+        V[self.at_slot] -= done - len(kept)
         V[self.kept_slot], V[self.seat_slot], st.decider = kept, here, decider
