@@ -293,3 +293,48 @@ def test_play_in_hot_seat_shows_a_later_seat_nothing_of_an_earlier_seats_choice(
     assert "seat 0: offer 1×" in text                   # seat 0 was told its own choice
     seat1 = text[text.index("— pass to seat 1 —"):]
     assert "seat 0: offer (hidden cards)" in seat1 and "seat 0: offer 1×" not in seat1
+
+
+PASS = """
+    name: pass three
+    players: {min: 3, max: 4}
+    cards:
+      card:
+        for: {rank: [1, 2, 3, 4, 5, 6, 7, 8]}
+        name: "c{rank}"
+        count: 3
+        start: deck
+    zones:
+      deck: {visible: nobody}
+      hand: {owner: each, visible: owner}
+    setup:
+      - shuffle deck
+      - deal 5 from deck to hand
+    turn:
+      steps:
+        - step: pass
+          do:
+            - choose: three
+              each: p in seats
+              cards: hand(p)
+              count: 3
+              then: ["move three to hand(next(p))"]
+    end:
+      when: turn >= 3
+    score: sum(hand.rank)
+"""
+
+
+def test_every_seats_chosen_cards_are_taken_before_any_card_moves_so_none_passes_on_what_it_received(make):
+    p = make(PASS, 3)
+    st = p.new_state(1)
+    hands = [p.zone_names.index(f"hand({s})") for s in range(3)]
+    before = [list(st.zones[z]) for z in hands]
+    chosen = []
+    for _ in range(3):
+        move = p.legal_moves(st)[0]
+        chosen.append(p.decisions[0].cards.bind(st, move))     # the cards the seat picks, as ids
+        p.play(st, move)
+    for s in range(3):
+        received = chosen[(s - 1) % 3]
+        assert sorted(st.zones[hands[s]]) == sorted([c for c in before[s] if c not in chosen[s]] + received)
