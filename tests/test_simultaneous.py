@@ -14,7 +14,7 @@ from interpreter.compiler.game import load_game
 from interpreter.errors import RuleRuntimeError
 from interpreter.runtime import events
 from interpreter.runtime.engine import DECIDE, MOVE
-from interpreter.seats.bots import make_bot
+from interpreter.seats.bots import best_trials, make_bot, rollout
 from interpreter.seats.views import Observer
 from interpreter.tools.cli import main
 from interpreter.tools.play import Session
@@ -213,6 +213,29 @@ def test_a_bots_imagined_world_leaves_out_a_seat_that_could_not_have_chosen_ther
     p.play(st, p.legal_moves(st)[0])
     p.play(st, p.legal_moves(st)[0])
     assert st.turn == 2                                 # the real game is untouched
+
+
+def test_a_one_step_look_ahead_at_a_simultaneous_choice_sees_its_round_played_to_the_end(make):
+    p = make(OFFERS, 3)
+    st = p.new_state(2)
+    best, trials = best_trials(p, st, p.legal_moves(st), 0)
+    assert trials and all(t.turn == 2 for t in trials)      # the others' choices drawn, the prize taken
+    again = best_trials(p, st, p.legal_moves(st), 0)
+    assert again[0] == best                                 # drawn the same way every time
+
+
+def test_a_seat_imagined_in_a_roll_out_does_not_see_the_choices_made_before_it(make):
+    p = make(OFFERS, 2)
+    for seed in range(4):
+        st = p.new_state(seed)
+        hand1 = p.zone_names.index("hand(1)")
+        kept = set()
+        for move in p.legal_moves(st):                      # every choice seat 0 could make
+            trial = st.clone()
+            p.apply(trial, move)
+            after = rollout(p, trial, 0, st.turn, random.Random(5), 1, [None])
+            kept.add(tuple(sorted(p.card_type[c] for c in after.zones[hand1])))
+        assert len(kept) == 1                               # seat 1 chose the same card every time
 
 
 def test_records_store_the_choices_in_the_lists_order_and_replay_them(write):
