@@ -361,3 +361,15 @@ def test_every_seats_chosen_cards_are_taken_before_any_card_moves_so_none_passes
     for s in range(3):
         received = chosen[(s - 1) % 3]
         assert sorted(st.zones[hands[s]]) == sorted([c for c in before[s] if c not in chosen[s]] + received)
+
+
+def test_undo_in_hot_seat_does_not_tell_a_later_seat_an_earlier_seats_choice(write):
+    game = load_game(write(OFFERS))
+    out = io.StringIO()
+    lines = iter(["", "1", "c", "", "u", "q", "y"])     # seat 0 offers; seat 1 tries to undo, then quits
+    s = Session(game, 2, 3, {}, ask=lambda prompt: next(lines),
+                console=Console(file=out, width=200, highlight=False, color_system=None))
+    chosen = s.program.move_text(s.st, s.shown_moves(s.program.legal_moves(s.st)).entries[0][1])
+    s.run()
+    seat1 = out.getvalue()[out.getvalue().index("— pass to seat 1 —"):]
+    assert "nothing to undo: seat 0 decided since your last move" in seat1 and f"'{chosen}'" not in seat1
