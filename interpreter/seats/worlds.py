@@ -18,7 +18,8 @@ from .bounded import deal_bounded
 
 def sanitised(program, st, seat: int):
     """A copy of st holding nothing `seat` may not know: the cards hidden from it laid in id order
-    among the hidden places (sizes kept), no event log, a generator of a fixed seed.
+    among the hidden places (sizes kept), the other seats' unseen simultaneous choices forgotten,
+    no event log, a generator of a fixed seed.
 
     determinise() of this copy deals exactly as determinise() of st: it reads of the hidden zones
     only their sizes and the set of their cards, which the two share."""
@@ -28,6 +29,9 @@ def sanitised(program, st, seat: int):
     hidden = [z for z, vis in enumerate(program.zone_vis) if not vis & mask and copy.zones[z]]
     pool = sorted(c for z in hidden for c in copy.zones[z])
     _lay(copy, hidden, pool)
+    forget = getattr(copy.pending, "forget", None)
+    if forget is not None:              # the other seats' unseen choices of a simultaneous decision
+        forget(copy, seat)
     return copy
 
 
@@ -79,9 +83,18 @@ def determinise(program, st, seat: int, gen: random.Random, view=None, known: se
     pool = sorted(c for z in hidden for c in copy.zones[z])     # sorted: the real places never show
     if view is not None and _knowledge_fits(view, copy, hidden):
         _deal_with_knowledge(program, copy, hidden, pool, view, gen, known)
-        return copy
-    shuffle(gen, pool)
-    _lay(copy, hidden, pool)
+    else:
+        shuffle(gen, pool)
+        _lay(copy, hidden, pool)
+    return _unseen_choices(copy, seat, gen)
+
+
+def _unseen_choices(copy, seat: int, gen: random.Random):
+    """The copy with the choices other seats made unseen at a simultaneous decision (runtime/simultaneous.py)
+    redrawn at random among their legal moves, once the hidden cards they may depend on are dealt."""
+    redraw = getattr(copy.pending, "redraw", None)
+    if redraw is not None:
+        redraw(copy, seat, gen)
     return copy
 
 
