@@ -2,11 +2,18 @@
 `eliminate p`, `restore p`, `reverse`, `in_play`, and how turns, next, prev and around follow them."""
 from __future__ import annotations
 
+import io
+
 import pytest
+from rich.console import Console
 
 from interpreter.compiler.game import load_game
 from interpreter.errors import RuleRuntimeError, RulesetError
+from interpreter.runtime.engine import ORDER
+from interpreter.runtime.events import describe
 from interpreter.seats.registry import make_bot
+from interpreter.seats.views import view_of
+from interpreter.tools.play import Session
 from interpreter.tools.records import make_record, replay
 from interpreter.tools.simulate import simulate
 from language_helpers import do, edit, make, var, write  # noqa: F401
@@ -64,6 +71,32 @@ def test_a_turn_goes_on_to_its_end_after_its_seat_is_eliminated(make):
     st = p.new_state(0)
     do(p, st, "quit")
     assert var(p, st, "turns_played", 0) == 1
+
+
+def test_every_seat_is_told_who_is_out_of_play_and_which_way_play_goes(make):
+    p = make(RING, 3)
+    st = p.new_state(0, log=True)
+    do(p, st, "knock")                    # seat 0 knocks seat 1 out
+    do(p, st, "flip")                     # seat 2 turns the direction round
+    for seat in range(3):
+        v = view_of(p, st.log, seat)
+        assert [v.in_play(s) for s in range(3)] == [True, False, True] and v.way == -1
+    assert describe(p, next(e for e in reversed(st.log) if e[0] == ORDER)) == \
+        "seat 1 out of play · play goes the other way"
+
+
+def test_play_shows_a_seat_out_of_play_and_the_direction_on_the_screen(write):
+    session = Session(load_game(write(RING)), 3, 0, {}, ask=lambda prompt: "q",
+                      console=Console(file=io.StringIO(), width=100, height=30))
+    do(session.program, session.st, "knock")      # seat 0 knocks seat 1 out
+    do(session.program, session.st, "flip")      # seat 2 turns the direction round
+    out = io.StringIO()
+    session.console = Console(file=out, width=100, height=30, highlight=False, color_system=None)
+    session.show(0, session.program.legal_moves(session.st))
+    lines = out.getvalue().splitlines()
+    assert "out of play" in next(x for x in lines if "seat 1 ·" in x)
+    assert "out of play" not in next(x for x in lines if "seat 2 ·" in x)
+    assert any("play goes the other way" in x for x in lines)
 
 
 def test_restore_brings_a_seat_back_into_the_turn_order(make):

@@ -56,6 +56,8 @@ def check_sound(prog, st, view: View) -> None:
         have = collections.Counter(real)
         k = view.known_cards(z)
         assert not k - have, f"{label}: K {named(prog, k)} is not in {named(prog, have)}"
+        over = {t: n for t, n in view.at_most(z).items() if have[t] > n}
+        assert not over, f"{label}: holds more than the upper bounds {named(prog, over)} allow"
         could = collections.Counter(view.could_be_in(z))
         assert not have - could, f"{label}: {named(prog, have - could)} is there but not in could_be_in"
         if view.sees(z):

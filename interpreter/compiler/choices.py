@@ -46,6 +46,26 @@ class Choices:
         lines.append(f"    return [{t} for {head}" + (f" if {cond}]" if cond else "]"))
         return gen.define("def _moves(st):\n" + _HEAD + "\n".join(lines) + "\n", "_moves", where)
 
+    def parts_moves(self, dec: Decision, s: ir.ChooseS):
+        """moves(st) for a choice of parts: one loop a part over its distinct values (a later part's
+        list worked out for each value of the earlier ones), the `where` tested once per combination."""
+        gen, env = self.gen, dict(_TOP)
+        lines, where, pad = ["    _out = []"], {}, "    "
+        for part in s.parts:
+            v = gen.fresh("v")
+            where[3 + len(lines)] = part.values.pos
+            lines.append(f"{pad}for {v} in {gen.k(_DISTINCT)}({gen.x(part.values, env)}):   # a repeated value is one move")
+            env[part.slot] = v
+            pad += "    "
+        if s.where is not None:
+            where[3 + len(lines)] = s.where.pos
+            lines.append(f"{pad}if {gen.x(s.where, env)}:")
+            pad += "    "
+        lines.append(f"{pad}_out.append(({', '.join(env[part.slot] for part in s.parts)},))")
+        lines.append(f"{pad}if len(_out) > {dec.max_moves}: {gen.k(dec)}.too_many_parts(st)")
+        lines.append("    return _out")
+        return gen.define("def _moves(st):\n" + _HEAD + "\n".join(lines) + "\n", "_moves", where)
+
     def constant_rows(self, s: ir.ChooseS, values: list) -> tuple:
         """(the loop's head, the where's env, the move's name) over values known before the game:
         each value with its move, and the zone it picks in the where worked out once too."""

@@ -80,6 +80,7 @@ class CoverageMap:
             self.add(s, "option", s.pos, f"choose {s.name}: option {opt.name}", k)
         for opt in s.options:
             self.walk(opt.body)
+        self.walk(s.body)       # each: the then run once all have chosen
 
     def w_MoveS(self, s) -> None:
         where = "to bottom of" if s.bottom else "to"

@@ -13,6 +13,7 @@ import re
 
 from ..frontend import ir
 from ..runtime.decisions import Decision
+from ..runtime.simultaneous import Simultaneous
 from .choices import Choices
 from .fold import may_change
 from .statements import Line
@@ -320,6 +321,8 @@ class Flow:
         """The pause at a decision (who decides, where to resume), as lines an op falling into it
         takes in; after a choice of options, the option's block is entered by the move itself."""
         dec = self.decision(s)
+        if s.each_in is not None:
+            return self.d_simultaneous(s, dec)
         here = len(self.ops)
         who = Line(f"st.decider = {self.gen.seat_src(s.by, {})}", s.by.pos) if s.by is not None \
             else "st.decider = st.current"
@@ -340,14 +343,40 @@ class Flow:
         if self.cov is None:        # else the dispatch counts the option taken
             dec.starts = tuple(starts)
 
+    def d_simultaneous(self, s, dec: Simultaneous) -> None:
+        """A choice every seat of `each` makes in turn, kept unseen (Simultaneous), then bound at once;
+        then `then` runs once per seat with the choice's name bound to that seat's choice."""
+        seats, at, k = self.new_slot(), self.new_slot(), self.gen.k(dec)
+        dec.seats_slot, dec.kept_slot, dec.seat_slot, dec.at_slot = seats, self.new_slot(), s.each_slot, at
+        seat = self.gen.seat_src(ir.Local(s.each_in.pos, "player", s.each_slot, "each"), {})
+        self.add_code([f"V[{seats}] = list({self.gen.x(s.each_in, {})})", f"V[{dec.kept_slot}] = []",
+                       f"V[{at}] = 0"], True, s.each_in.pos)
+        ask = len(self.ops)
+        self.add_code([f"i = V[{at}]", f"if i >= len(V[{seats}]): return {ask + 1}", f"V[{at}] = i + 1",
+                       f"V[{s.each_slot}] = V[{seats}][i]", f"st.pending = {k}", f"st.decider = {seat}",
+                       f"st.pc = {ask}", "return -1"], False, s.pos)
+        self.add_code([f"{k}.reveal(st)", f"V[{at}] = 0"], True, s.pos)
+        head = self.placeholder()
+        self.emit_block(s.body)
+        self.add_code([f"return {head}"], False)
+        end = len(self.ops)
+        bound = ", ".join(f"V[{slot}]" for slot in dec.bound_slots())
+        self.ops[head] = ("code", [f"i = V[{at}]", f"if i >= len(V[{seats}]): return {end}",
+                                   f"V[{s.each_slot}] = V[{seats}][i]", f"{bound}, = V[{dec.kept_slot}][i]",
+                                   f"V[{at}] = i + 1", f"return {head + 1}"], False)
+
     # ---- decisions ----
     def decision(self, s) -> Decision:
         """The compiled form of a choose: its legal moves as generated functions."""
-        dec = Decision(len(self.decisions), s.name, s.slot, s.pos)
+        dec = (Simultaneous if s.each_in is not None else Decision)(len(self.decisions), s.name, s.slot, s.pos)
         dec.max_moves = self.limits.moves
         if s.cards is not None:
             dec.cards = self.choices.card_spec(s.cards, dec)
             dec.moves = dec.cards.payloads
+        elif s.parts:
+            dec.kind = "parts"
+            dec.parts = [(part.name, part.slot) for part in s.parts]
+            dec.moves = self.choices.parts_moves(dec, s)
         elif s.values is not None:
             dec.kind = "value"
             dec.moves = self.choices.value_moves(dec, s)

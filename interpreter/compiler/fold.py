@@ -162,7 +162,7 @@ def deterministic_prefix(rules: ir.Ruleset) -> int:
     triggered = {d.name for d in rules.zones if d.on_empty}
 
     def fixed(s) -> bool:
-        if isinstance(s, (ir.ChooseS, ir.ShuffleS, ir.CallS, ir.ExtraS, ir.EndS)):
+        if isinstance(s, (ir.ChooseS, ir.ShuffleS, ir.CallS, ir.ExtraS, ir.EndS, ir.AnnounceS)):
             return False
         if rules.whenever and isinstance(s, (ir.MoveS, ir.DealS)):
             return False        # a standing rule may run after it, and shuffle

@@ -66,6 +66,8 @@ class Reach:
                 bind(x.slot, []).append((x.cards.cards, self.passing(x.cards.where)))
             if x.values is not None:
                 bind(x.slot, []).append((x.values, None))
+            for part in x.parts:
+                bind(part.slot, []).append((part.values, None))
             for opt in x.options:
                 if opt.cards is not None and opt.slot is not None:
                     bind(opt.slot, []).append((opt.cards.cards, self.passing(opt.cards.where)))

@@ -9,6 +9,8 @@ import re
 
 from ..errors import Diagnostic, RulesetError
 from ..frontend import ir
+from ..runtime import announce
+from . import percard
 from .fold import NO
 
 
@@ -74,12 +76,17 @@ class StatementGen:
     def l_EliminateS(self, s):
         out, seat = self.rules.play_order[0], self.gen.seat_src(s.seat, {})
         if s.back:
-            return [f"V[{out}] = (V[{out}] or 0) & ~(1 << {seat})"]
-        return [f"V[{out}] = (V[{out}] or 0) | (1 << {seat})"]
+            return [f"V[{out}] = (V[{out}] or 0) & ~(1 << {seat})", self.order_event()]
+        return [f"V[{out}] = (V[{out}] or 0) | (1 << {seat})", self.order_event()]
 
     def l_ReverseS(self, s):
         way = self.rules.play_order[1]
-        return [f"V[{way}] = -(V[{way}] or 1)"]
+        return [f"V[{way}] = -(V[{way}] or 1)", self.order_event()]
+
+    def order_event(self) -> str:
+        """Who is in play and which way play goes, told to every seat (views, play, the web table)."""
+        out, way = self.rules.play_order
+        return f"if st.log is not None: st.log.append((E.ORDER, V[{out}] or 0, V[{way}] or 1))"
 
     def l_CallS(self, s):
         return self.bind_arguments(s) + self.lines(self.rules.procedures[s.name]) or ["pass"]
@@ -133,6 +140,14 @@ class StatementGen:
         z = gen.zone_src(s.zone, {})
         return [f"E.shuffle_zone(st, {z}, {gen.k(self.layout.card_type)}, {gen.k(self.layout.zone_names)}[{z}], "
                 f"{gen.k(self.layout.zone_vis)}[{z}])"]
+
+    def l_AnnounceS(self, s):
+        gen, lay = self.gen, self.layout
+        v = gen.fresh("c")
+        inner, _ = percard.loop_env({}, v, open_=False)
+        holds = f"lambda {v}: {gen.x(s.cards.cond, inner)}"
+        return [f"{gen.k(announce.announce_none)}(st, {gen.zone_src(s.cards.cards, {})}, {holds}, "
+                f"{gen.k(announce.representatives(lay.card_type))}, {gen.k(s.pos)}, {gen.k(lay.zone_names)})"]
 
     def not_negative(self, count, what: str) -> None:
         """A count that is a constant below 0 at this player count (a parameter's row) would move nothing."""

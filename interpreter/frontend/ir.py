@@ -280,6 +280,11 @@ class StandingRule:
 
 
 @dataclass(eq=False)
+class AnnounceS(Stmt):
+    cards: Filter              # ZONE where CONDITION: every seat learns the zone holds no such card
+
+
+@dataclass(eq=False)
 class IfS(Stmt):
     cond: Expr
     then: list
@@ -330,6 +335,15 @@ class Option:
 
 
 @dataclass(eq=False)
+class Part:
+    """One named part of a decision over several things at once: its local slot and its values."""
+
+    name: str
+    slot: int
+    values: Expr               # a list; it may read the parts before it
+
+
+@dataclass(eq=False)
 class ChooseS(Stmt):
     name: str
     slot: int
@@ -338,6 +352,10 @@ class ChooseS(Stmt):
     values: Any = None         # Expr: choose one value of a list
     where: Any = None          # condition on each value (`it`)
     options: list = field(default_factory=list)
+    parts: list = field(default_factory=list)      # [Part]: choose one value of each at once
+    each_slot: Any = None      # each: p in SEATS, the slot of p (every seat chooses, unseen by the others) ...
+    each_in: Any = None        # ... and SEATS
+    body: list = field(default_factory=list)       # then: run once per seat after all have chosen
 
 
 @dataclass(eq=False)

@@ -189,6 +189,7 @@ class Linter:
                     bindings.append((s.slot, s.cards.cards))
                 elif s.values is not None:
                     bindings.append((s.slot, s.values))
+                bindings.extend((part.slot, part.values) for part in s.parts)
                 for opt in s.options:
                     if opt.slot is not None and opt.cards is not None:
                         bindings.append((opt.slot, opt.cards.cards))

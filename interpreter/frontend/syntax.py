@@ -204,6 +204,11 @@ class Reverse(Node):
 
 
 @dataclass(frozen=True)
+class AnnounceNone(Node):
+    cards: Node                # ZONE where CONDITION: the cards the zone is said to hold none of
+
+
+@dataclass(frozen=True)
 class ForHead(Node):
     var: str
     iterable: Node

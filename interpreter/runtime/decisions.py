@@ -4,6 +4,7 @@ A move is a small tuple (the payload); interchangeable cards (same type) give on
   cards:   ((type, n), ...) sorted by type
   value:   (value,)
   options: (option index, cards payload or None)
+  parts:   (value of the first part, value of the second, ...)
 """
 from __future__ import annotations
 
@@ -131,6 +132,7 @@ class Decision:
         self.kind = "cards"
         self.cards: CardSpec | None = None
         self.options: list = []         # [(name, slot, CardSpec or None)]
+        self.parts: list = []           # [(name, slot)] of a choice of parts, in their order
         self.moves = None               # set by the compiler: f(st) -> every legal move, in a fixed order
         self.max_moves = 10_000         # Limits.moves, set by the compiler
         self.starts = None              # per option, the pc of its block (set by the compiler: the move
@@ -142,11 +144,20 @@ class Decision:
                                f"seat {st.decider} in turn {st.turn}, more than {self.max_moves:,}: "
                                "choose from a shorter list (limit: --max-moves)")
 
+    def too_many_parts(self, st):
+        """The error for a choice of parts with more combinations than the limit (found while listing)."""
+        raise RuleRuntimeError(self.pos, f"decision '{self.name}' would have more than {self.max_moves:,} legal "
+                               f"moves for seat {st.decider} in turn {st.turn}: choose from shorter lists, or "
+                               "one part after the other in two choices (limit: --max-moves)")
+
     def bind(self, st, move) -> None:
         """Store the chosen move in the decision's local slot(s); an option also sets where to go on."""
         kind = self.kind
         if kind == "value":
             st.vars[self.slot] = move[0]
+        elif kind == "parts":
+            for (_, slot), v in zip(self.parts, move):
+                st.vars[slot] = v
         elif kind == "cards":
             st.vars[self.slot] = self.cards.bind(st, move)
         else:
@@ -165,6 +176,8 @@ class Decision:
             return f"{self.name}: {self.cards.text(move)}"
         if self.kind == "value":
             return f"{self.name}: {show(move[0])}"
+        if self.kind == "parts":
+            return f"{self.name}: " + " ".join(f"{name}={show(v)}" for (name, _), v in zip(self.parts, move))
         i, payload = move
         name, _, spec = self.options[i]
         return name if spec is None else f"{name}: {spec.text(payload)}"

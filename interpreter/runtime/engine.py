@@ -42,8 +42,11 @@ MAX_OPS_PER_RUN = DEFAULT_LIMITS.steps   # guard: a ruleset that loops without a
 #   (SHUFFLE, zone, new order of card ids, mask of seats that see it)   (TURN, seat, turn number)
 #   (DECIDE, seat, decision index, move)   seen by the deciding seat only
 #   (SET, variable name, owner seat or None, value)   (END,)
+#   (announce.NONE, zone, types it holds none of)   seen by every seat
 #   (REVEAL, zone, ((position from the bottom, card id), ...), mask of seats shown the faces)
+#   (ORDER, mask of the seats out of play, direction of play: 1 or -1)   seen by every seat
 MOVE, SHUFFLE, TURN, DECIDE, SET, END, REVEAL = "move", "shuffle", "turn", "decide", "set", "end", "reveal"
+ORDER = "order"
 AT_ONCE_FIRST, AT_ONCE = 1, 2      # a move of a `together` block: its first, or a later one
 
 

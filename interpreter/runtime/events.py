@@ -5,13 +5,15 @@ cards only the seats in the event's mask see: the seats that can see the zone th
 left or the zone they entered. A shuffle's new order is seen by the seats that see the zone.
 A reveal shows cards where they lie to the seats of its mask; the others see who looked at
 how many cards of which zone.
+An announcement (announce.NONE: a zone holds no card of some types) is seen by every seat.
 """
 from __future__ import annotations
 
 from collections import Counter
 
+from .announce import NONE
 from .decisions import show
-from .engine import DECIDE, END, MOVE, REVEAL, SET, SHUFFLE, TURN
+from .engine import DECIDE, END, MOVE, ORDER, REVEAL, SET, SHUFFLE, TURN
 
 
 def sees_faces(event: tuple, seat: int) -> bool:
@@ -65,9 +67,20 @@ def describe(program, event: tuple, seat: int | None = None, zone_names: list | 
     if kind == SET:
         owner = "" if event[2] is None else f"({event[2]})"
         return f"{event[1]}{owner} = {show(event[3])}"
+    if kind == ORDER:
+        return order_words(event[1], event[2], program.players)
     if kind == END:
         return "the game is over"
+    if kind == NONE:
+        kinds = ", ".join(program.type_names[t] for t in event[2]) or "nothing new"
+        return f"{names[event[1]]} holds none of: {kinds}"
     return str(event)
+
+
+def order_words(out: int, way: int, players: int) -> str:
+    """'seat 2 out of play · play goes the other way': who is out and the direction, in words."""
+    words = [f"{seats_words(out, players)} out of play" if out else "every seat in play"]
+    return " · ".join(words + (["play goes the other way"] if way == -1 else []))
 
 
 def seats_words(mask: int, players: int) -> str:

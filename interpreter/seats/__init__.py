@@ -4,7 +4,8 @@
 bot is given (`Bot`, `Seat`); `worlds` deals copies of the game from a seat's knowledge, so hidden
 cards never reach a choice; `bots` and `ismcts` are our bots; `player` stands between a caller's
 real state and a bot; `loading` finds users' bots (files, modules, entry points); `registry` makes
-any of them from a spec. Imports `interpreter.runtime` (states and events), never the front end or
+any of them from a spec; `rounds` plays a trial move at a simultaneous choice on to the end of its
+round. Imports `interpreter.runtime` (states and events), never the front end or
 the compiler.
 """
 from .seat import Bot, Seat  # noqa: F401

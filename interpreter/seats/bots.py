@@ -31,6 +31,7 @@ from ..errors import RuleRuntimeError
 from .player import follow
 from .seat import Bot
 from .specs import Option
+from .rounds import as_unseen, finish_round, in_round
 from .views import Observer
 from .worlds import _below, below, margin
 
@@ -424,7 +425,8 @@ def shows(program, before, after, seat: int, guessed: set) -> int:
 
 def rollout(program, st, seat: int, turn: int, gen: random.Random, depth: int, played: list,
             tries: int = 0):
-    """Play st on greedily (each decider's one-step best margin on this very copy) until `seat`
+    """Play st on greedily (each decider's one-step best margin on this very copy; inside a round of
+    simultaneous choices, on a copy with the round's earlier choices redrawn, rounds.py) until `seat`
     decides in a turn after `turn`, the game ends, or `depth` decisions were made; the state
     reached is returned, and also left in played[0] should the rules fail on the way.
 
@@ -445,8 +447,14 @@ def rollout(program, st, seat: int, turn: int, gen: random.Random, depth: int, p
             continue
         if tries and len(moves) > tries:
             moves = [moves[i] for i in sorted(gen.sample(range(len(moves)), tries))]
-        best, trials = best_trials(program, st, moves, st.decider)
-        st = trials[gen.randrange(len(best))] if len(best) > 1 else trials[0]
+        known = as_unseen(st, gen)     # the round's earlier choices stay unseen by this decider too
+        best, trials = best_trials(program, known, moves, st.decider)
+        pick = gen.randrange(len(best)) if len(best) > 1 else 0
+        if known is st:
+            st = trials[pick]
+        else:
+            st = st.clone(log=False)
+            program.apply(st, best[pick])
         played[0] = st
     return st
 
@@ -462,6 +470,8 @@ def best_trials(program, st, moves: list, seat: int) -> tuple:
     for move in moves:
         trial = st.clone()
         program.apply(trial, move)
+        if in_round(trial):         # a simultaneous choice shows nothing until the round ends
+            finish_round(program, trial, st.rng)
         value = margin(program, trial, seat)
         if best_value is None or value > best_value:
             best, trials, best_value = [move], [trial], value

@@ -35,6 +35,7 @@ import math
 import time
 
 from ..errors import RuleRuntimeError
+from ..runtime.announce import NONE
 from ..runtime.engine import MOVE, REVEAL
 from .bots import rollout
 from .seat import Bot
@@ -218,8 +219,8 @@ class IsmctsBot(Bot):
 
 def seen(program, log: list, mark: int, seat: int):
     """What the seat saw of the events since `mark`: per card move it sees, where to and the cards'
-    types, and per reveal to it, the zone and the types (None when it saw none, or when the world
-    keeps no events: nodes=moves)."""
+    types, per reveal to it, the zone and the types, and every announcement (None when it saw none,
+    or when the world keeps no events: nodes=moves)."""
     if log is None:
         return None
     ctype, out = program.card_type, []
@@ -228,6 +229,8 @@ def seen(program, log: list, mark: int, seat: int):
             out.append((e[2],) + tuple(sorted(ctype[c] for c in e[3])))
         elif e[0] == REVEAL and e[3] >> seat & 1:      # shown where they lie: the zone and the faces
             out.append((REVEAL, e[1]) + tuple(sorted(ctype[c] for _, c in e[2])))
+        elif e[0] == NONE:                              # announced to everyone: the zone and the types
+            out.append(e)
     return tuple(out) or None
 
 

@@ -14,9 +14,15 @@ A move whose faces the seat sees (the seat may see the zone the cards left or th
 A move the seat does not see, d cards:
   K(src)[t] = max(0, K(src)[t] − d) for every t; K(dst)[t] gains max(0, d − (size before − K(src)[t])).
 A shuffle keeps K and forgets every position. A reveal to the seat sets the positions it shows
-and raises K(z)[t] to the number of known positions of type t. As every move into or out of a zone the seat can see
-is a seen move, such a zone is known exactly (K is its multiset, and every position is known but
-after a shuffle, see below).
+and raises K(z)[t] to the number of known positions of type t.
+Upper bounds, U(z)[t] (at most so many cards of type t in z; a type without one: no bound), come from
+the rules' public statements (`announce none of ZONE where ...`, the event NONE: U[t] = 0 for each type
+named). They hold until cards come in: a seen card of type t adds 1 to U[t] (one leaving takes 1 off);
+d unseen cards from src add min(d, U(src)[t]) where src has a bound for t, nothing where t cannot be in
+src (its kind), and else end the bound (into an empty zone they bring U(src) along, capped at d);
+a shuffle, a reveal and unseen departures keep U.
+As every move into or out of a zone the seat can see is a seen move, such a zone is known exactly
+(K is its multiset, and every position is known but after a shuffle, see below).
 
 Zones declared `alike` (every fill of the empty zone is one card type, checked by the engine): from
 a fill until another card joins the zone, one card seen leaving tells the type of the rest (K(z) =
@@ -51,7 +57,8 @@ from functools import cached_property
 from typing import Any
 
 from ..errors import did_you_mean
-from ..runtime.engine import AT_ONCE_FIRST, DECIDE, END, MOVE, REVEAL, SET, SHUFFLE, TURN
+from ..runtime.announce import NONE
+from ..runtime.engine import AT_ONCE_FIRST, DECIDE, END, MOVE, ORDER, REVEAL, SET, SHUFFLE, TURN
 
 
 class Observer:
@@ -67,6 +74,8 @@ class Observer:
         self.known: list = [Counter() for _ in range(n)]  # per zone: K, types guaranteed there
         self.card_kind = program.attr_tables["kind"]      # per card id
         self.kinds: list = [set() for _ in range(n)]     # per zone: the card kinds that may be there
+        self.most: list = [{} for _ in range(n)]         # per zone: U, {type: at most so many there}
+        self.bounded = False                             # some U is set (else moves skip them)
         for c, z in enumerate(program.card_start):
             self.slots[z].append(c)
             self.known[z][self.card_type[c]] += 1
@@ -78,6 +87,7 @@ class Observer:
         self.fill: list = [None] * n
         self.departures = [0] * n
         self.turn, self.current, self.over = 0, None, False
+        self.out, self.way = 0, 1       # the seats out of play (a mask) and the direction of play
         self.vars: dict = _initial_vars(program)
         self.events = 0
         # the zones cards landed in during the current `together` block: zone -> [entered on top,
@@ -108,8 +118,12 @@ class Observer:
             self._vars_frozen = None
         elif kind == REVEAL:
             self._reveal(event)
+        elif kind == ORDER:
+            self.out, self.way = event[1], event[2]
         elif kind == END:
             self.over = True
+        elif kind == NONE:
+            self._none(event[1], event[2])
         elif kind != DECIDE:            # decisions show only in what they move
             raise ValueError(f"unknown event {event!r}")
         self.events += 1
@@ -123,6 +137,8 @@ class Observer:
         slots, kinds = self.slots, self.kinds
         was_empty = not slots[dst]
         seen = not isinstance(cards, int) and mask & self.bit
+        if self.bounded and (self.most[src] or self.most[dst]):
+            self._bounds(src, dst, cards if seen else None, cards if isinstance(cards, int) else len(cards))
         if not seen:
             d = cards if isinstance(cards, int) else len(cards)
             kinds[dst] |= kinds[src]
@@ -141,6 +157,41 @@ class Observer:
             self.fill[dst] = [] if was_empty else None
             if was_empty and self.known[dst]:
                 self._learn(dst, next(iter(self.known[dst])))
+
+    def _none(self, z: int, types) -> None:
+        """Every seat is told zone z holds no card of these types (the rules checked it is true)."""
+        most = self.most[z]
+        for t in types:
+            most[t] = 0
+        self.bounded = self.bounded or bool(types)
+        self._changed.add(z)
+
+    def _bounds(self, src: int, dst: int, cards, d: int) -> None:
+        """U of both zones after d cards went src -> dst (cards: their ids if this seat saw them)."""
+        most_src, most_dst = self.most[src], self.most[dst]
+        if cards is not None:               # seen: exactly these types left src and entered dst
+            for c in cards:
+                t = self.card_type[c]
+                if t in most_src and most_src[t]:
+                    most_src[t] -= 1
+                if t in most_dst:
+                    most_dst[t] += 1
+            return
+        if not self.slots[dst]:             # unseen into an empty zone: all it holds came from src
+            most_dst.clear()
+            most_dst.update({t: min(d, n) for t, n in most_src.items()})
+            return
+        kinds, type_kind = self.kinds[src], self._type_kind
+        for t in list(most_dst):            # unseen: each may be any type src may hold
+            if t in most_src:
+                most_dst[t] += min(d, most_src[t])
+            elif type_kind[t] in kinds:
+                del most_dst[t]
+
+    @cached_property
+    def _type_kind(self) -> dict:
+        """{type: its card kind}."""
+        return {t: self.card_kind[c] for c, t in enumerate(self.card_type)}
 
     def _move_at_once(self, event: tuple) -> None:
         """A move of a `together` block: cards that landed in its source earlier in the block are set
@@ -279,13 +330,15 @@ class Observer:
         ct, frozen = self.card_type, self._frozen
         for z in self._changed:
             frozen[z] = (tuple(None if c is None else ct[c] for c in self.slots[z]),
-                         tuple(sorted(self.known[z].items())), frozenset(self.kinds[z]))
+                         tuple(sorted(self.known[z].items())), frozenset(self.kinds[z]),
+                         tuple(sorted(self.most[z].items())))
         self._changed.clear()
         if self._vars_frozen is None:
             self._vars_frozen = tuple(sorted(self.vars.items(), key=_var_key))
-        zones, known, kinds = zip(*frozen) if frozen else ((), (), ())
+        zones, known, kinds, most = zip(*frozen) if frozen else ((), (), (), ())
         return View(seat=self.seat, zones=zones, known=known, turn=self.turn, current=self.current,
-                    over=self.over, vars=self._vars_frozen, program=self.program, kinds=kinds)
+                    over=self.over, vars=self._vars_frozen, program=self.program, kinds=kinds,
+                    out=self.out, way=self.way, most=most if self.bounded else ())
 
 
 def view_of(program, log, seat: int) -> "View":
@@ -309,6 +362,13 @@ class View:
     vars: tuple       # (((name, owner), value), ...): the public variables
     program: Any = field(compare=False, repr=False)
     kinds: tuple = ()  # per zone: the card kinds that may be there (a sound over-estimate)
+    most: tuple = ()   # per zone: ((type, at most), ...) the upper bounds U; () when no zone has one
+    out: int = 0       # the seats out of play, a mask (bit s: seat s is out)
+    way: int = 1       # the direction of play: 1 in seat order, -1 the other way
+
+    def in_play(self, p: int) -> bool:
+        """Whether seat p is still in play."""
+        return not self.out >> p & 1
 
     def zone(self, z) -> int:
         """A zone index from an index or a name (a name the game does not have: KeyError saying
@@ -342,6 +402,10 @@ class View:
         """K: the types guaranteed to be in the zone, with how many of each."""
         return Counter(dict(self.known[self.zone(z)]))
 
+    def at_most(self, z) -> dict:
+        """U: {type: at most so many in the zone} for the types with a bound (0: none there)."""
+        return dict(self.most[self.zone(z)]) if self.most else {}
+
     def unknown(self, z) -> int:
         """How many of the zone's cards are not known to this seat."""
         z = self.zone(z)
@@ -353,7 +417,8 @@ class View:
         left = self._unplaced.copy()
         for t, n in self.known[z]:
             left[t] += n
-        return {t: n for t, n in sorted(left.items()) if n > 0}
+        most = self.at_most(z)
+        return {t: min(n, most.get(t, n)) for t, n in sorted(left.items()) if min(n, most.get(t, n)) > 0}
 
     @cached_property
     def _unplaced(self) -> Counter:
@@ -381,6 +446,8 @@ class View:
                      "known": by_name(self.known[z])}
             if not self.sees(z):
                 entry["could_be"] = by_name(self.could_be_in(z))
+                if self.at_most(z):
+                    entry["at_most"] = by_name(self.at_most(z))
             zones[label] = entry
         return {"seat": self.seat, "turn": self.turn, "current": self.current, "over": self.over,
                 "vars": {name + ("" if owner is None else f"({owner})"): v for (name, owner), v in self.vars},

@@ -13,11 +13,13 @@ from __future__ import annotations
 import random
 
 from ..runtime import rng
+from .bounded import deal_bounded
 
 
 def sanitised(program, st, seat: int):
     """A copy of st holding nothing `seat` may not know: the cards hidden from it laid in id order
-    among the hidden places (sizes kept), no event log, a generator of a fixed seed.
+    among the hidden places (sizes kept), the other seats' unseen simultaneous choices forgotten,
+    no event log, a generator of a fixed seed.
 
     determinise() of this copy deals exactly as determinise() of st: it reads of the hidden zones
     only their sizes and the set of their cards, which the two share."""
@@ -27,6 +29,9 @@ def sanitised(program, st, seat: int):
     hidden = [z for z, vis in enumerate(program.zone_vis) if not vis & mask and copy.zones[z]]
     pool = sorted(c for z in hidden for c in copy.zones[z])
     _lay(copy, hidden, pool)
+    forget = getattr(copy.pending, "forget", None)
+    if forget is not None:              # the other seats' unseen choices of a simultaneous decision
+        forget(copy, seat)
     return copy
 
 
@@ -78,9 +83,18 @@ def determinise(program, st, seat: int, gen: random.Random, view=None, known: se
     pool = sorted(c for z in hidden for c in copy.zones[z])     # sorted: the real places never show
     if view is not None and _knowledge_fits(view, copy, hidden):
         _deal_with_knowledge(program, copy, hidden, pool, view, gen, known)
-        return copy
-    shuffle(gen, pool)
-    _lay(copy, hidden, pool)
+    else:
+        shuffle(gen, pool)
+        _lay(copy, hidden, pool)
+    return _unseen_choices(copy, seat, gen)
+
+
+def _unseen_choices(copy, seat: int, gen: random.Random):
+    """The copy with the choices other seats made unseen at a simultaneous decision (runtime/simultaneous.py)
+    redrawn at random among their legal moves, once the hidden cards they may depend on are dealt."""
+    redraw = getattr(copy.pending, "redraw", None)
+    if redraw is not None:
+        redraw(copy, seat, gen)
     return copy
 
 
@@ -96,6 +110,11 @@ def _deal_with_knowledge(program, copy, hidden: list, pool: list, view, gen: ran
     for c in pool:                          # in id order: ids of one type are interchangeable
         by_type.setdefault(ctype[c], []).append(c)
     placed = {z: _deal_known(view, z, by_type, gen, known) for z in hidden}
+    most = {z: dict(view.most[z]) for z in hidden if view.most[z]} if view.most else None
+    if most:        # the rules said what some zones hold none of (announce none of): bounded.py
+        deal_bounded(program, placed, by_type, view.kinds, most, gen, below, shuffle)
+        _lay_placed(copy, hidden, placed)
+        return
     kind_of = program.attr_tables["kind"]
     by_kind: dict = {}
     for cs in by_type.values():
@@ -113,6 +132,11 @@ def _deal_with_knowledge(program, copy, hidden: list, pool: list, view, gen: ran
     _deal_free(free, placed, by_kind, kinds, gen)
     if kinds:
         _repair_kinds(program, placed, free, kinds)
+    _lay_placed(copy, hidden, placed)
+
+
+def _lay_placed(copy, hidden: list, placed: dict) -> None:
+    """Put the dealt cards (zone -> card ids) in the copy's hidden zones; loc follows."""
     zones, loc = copy.zones, copy.loc
     for z in hidden:
         zone = placed[z]

@@ -6,7 +6,8 @@ Every bound here is sound, worked out from the compiled program before any game:
   a choice of cards       the multisets of card types of the allowed sizes (from `min` and `count` or
                           `max` when they are constants, else any size) that the game's cards allow,
                           per group of `same` when given; at most the engine's limit;
-  a choice of options     one move per option without cards, plus the bound of each option's cards.
+  a choice of options     one move per option without cards, plus the bound of each option's cards;
+  a choice of parts       the product of its parts' bounds, each as for a choice of a value.
 The engine's limit (Limits.moves, --max-moves) is itself a bound: a decision that would offer more
 moves stops the game with an error naming it, so no state ever offers more than these bounds.
 """
@@ -44,6 +45,12 @@ def bound(program, dec, s) -> int:
         return min(len(set(values)) if isinstance(values, list) and _hashable(values) else cap, cap)
     if dec.kind == "cards":
         return card_bound(program, dec.cards, s.cards if s is not None else None)
+    if dec.kind == "parts":
+        total = 1
+        for part in (s.parts if s is not None else [None]):
+            values = _const(program, part.values) if part is not None else None
+            total *= len(set(values)) if isinstance(values, list) and _hashable(values) else cap
+        return min(total, cap)
     total = 0
     for i, (_, _, spec) in enumerate(dec.options):
         option = s.options[i].cards if s is not None else None

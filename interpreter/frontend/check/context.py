@@ -64,6 +64,7 @@ class Context:
         self._texts: set | None = None
         self._binders: set | None = None
         self.play_order: tuple | None = None    # the hidden slots of who is out and the direction (play_order.py)
+        self._part_choices: dict = {}           # name of a choose of parts -> its parts' names
 
     # ---- positions and errors ----
     def pos(self, path) -> Pos:
@@ -171,9 +172,17 @@ class Context:
             self._collect_binders(self.data)
         return self._binders
 
+    def parts_chosen(self, name: str) -> list | None:
+        """The names of the parts of the choose of parts called `name` (None if there is none)."""
+        self.binders()
+        return self._part_choices.get(name)
+
     def _collect_binders(self, data) -> None:
         if isinstance(data, dict):
-            if "choose" in data:
+            if "choose" in data and isinstance(data.get("from"), dict):   # a choice of parts binds each part
+                self._binders.update(str(k) for k in data["from"])
+                self._part_choices[str(data["choose"])] = [str(k) for k in data["from"]]
+            elif "choose" in data:
                 self._binders.add(str(data["choose"]))
                 for opt in (data.get("options") or {}):
                     self._binders.add(str(opt))

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from .. import ir
 from .context import Context, Scope
+from .parts import choose_parts
+from .simultaneous import each_seat, finish_each, then_without_each
 from .resolve import value
 from .types import elem_type, expect
 from .vocabulary import CARDISH
@@ -13,13 +15,17 @@ def choose(cx: Context, path, item: dict, scope: Scope, block) -> ir.ChooseS:
     """A choose statement; `block` checks an option's statements (statements.block, passed in by its caller)."""
     pos = cx.pos(path)
     name = str(item["choose"])
+    each = each_seat(cx, path, item, scope) if "each" in item else None
+    then_without_each(cx, path, item)
     by = value(cx, path + ("by",), scope, default=None)
     if by is not None:
         expect(cx, by, {"player", "int"}, "who decides")
     stmt = ir.ChooseS(pos, name, None, by)
+    if each is not None:
+        finish_each(cx, stmt, path, item, scope, block, each)
     where = cx.pos(path + ("choose",))
     forms = [k for k in ("cards", "from", "options") if k in item]
-    if len(forms) != 1 or "options" in item:
+    if (len(forms) != 1 or "options" in item) and not isinstance(item.get("from"), dict):
         stmt.slot = cx.bind(name, "str" if forms == ["options"] else "any", where)
     if not forms:
         cx.error(path, f"choose '{name}' needs one of cards, from or options", "choose",
@@ -33,6 +39,10 @@ def choose(cx: Context, path, item: dict, scope: Scope, block) -> ir.ChooseS:
     if "cards" in item:
         stmt.slot = cx.bind(name, "cards", where)
         stmt.cards = card_choice(cx, path, item, scope)
+    elif isinstance(item.get("from"), dict):
+        unused_card_keys(cx, path, item, f"choose '{name}' picks a value of each of its parts, not cards",
+                         keep={"where"})
+        choose_parts(cx, stmt, path, item, scope)
     elif "from" in item:
         unused_card_keys(cx, path, item, f"choose '{name}' picks a value of its from: list, not cards", keep={"where"})
         stmt.values = value(cx, path + ("from",), scope)

@@ -72,6 +72,8 @@ def unknown_name(cx: Context, name: str, pos: Pos, path, scope: Scope) -> None:
     known += ["true", "false"]
     if name in cx.text_values():      # suit == red, for the text 'red' of a param's list
         hint = f"to mean the text '{name}', quote it: '{name}'"
+    elif cx.parts_chosen(name) is not None:
+        hint = f"choose '{name}' chooses parts, each bound to its own name: {', '.join(cx.parts_chosen(name))}"
     else:
         hint = cx.suggest(name, [k for k in known if "." not in k and "!" not in k]) or \
             unknown_name_hint(name, path)

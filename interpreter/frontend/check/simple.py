@@ -5,6 +5,7 @@ import re
 
 from .. import ir
 from .. import syntax as S
+from .announce import announce_none
 from .context import Context, Scope, Unresolved
 from .calls import check_arguments
 from .expressions import check_not_negative
@@ -21,8 +22,8 @@ def simple(cx: Context, node, path, scope: Scope):
     check = _ONE_LINE.get(type(node))
     if check is None:
         cx.error(pos, "an expression on its own does nothing here", "statement",
-                 "a step starts with move, shuffle, deal, let, set, extra turn, call, reveal, end game, "
-                 "eliminate, restore or reverse")
+                 "a step starts with move, shuffle, deal, let, set, extra turn, call, reveal, announce, "
+                 "end game, eliminate, restore or reverse")
         return None
     return check(cx, node, pos, path, scope)
 
@@ -163,3 +164,4 @@ def call_procedure(cx: Context, node, pos, path, scope: Scope):
 _ONE_LINE = {S.Move: move, S.Shuffle: shuffle, S.Deal: deal, S.Let: let, S.SetVar: set_var,
              S.ExtraTurn: extra_turn, S.EndGame: end_game, S.CallProc: call_procedure, S.Reveal: reveal,
              S.Eliminate: eliminate, S.Reverse: reverse}
+_ONE_LINE[S.AnnounceNone] = announce_none

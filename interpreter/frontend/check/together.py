@@ -7,7 +7,7 @@ from .trees import statements
 
 ALLOWED = (ir.MoveS, ir.LetS, ir.IfS, ir.ForS)
 WORDS = {ir.ShuffleS: "shuffle", ir.DealS: "deal", ir.SetS: "set", ir.CallS: "call", ir.ExtraS: "extra turn",
-         ir.EndS: "end game", ir.RevealS: "reveal", ir.WhileS: "while", ir.StepS: "step"}
+         ir.EndS: "end game", ir.RevealS: "reveal", ir.WhileS: "while", ir.StepS: "step", ir.AnnounceS: "announce"}
 
 
 def together(cx: Context, path, scope: Scope, block) -> ir.Stmt:

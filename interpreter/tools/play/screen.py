@@ -78,6 +78,9 @@ class Screen:
             known = v.known_cards(z)
             if known:
                 text += f" — known: {counts_text(self.program.type_names, known, v.unknown(z))}"
+            absent = sorted(t for t, n in v.at_most(z).items() if n == 0)
+            if absent:      # announced (announce none of): types the zone holds none of
+                text += " — none of: " + ", ".join(self.program.type_names[t] for t in absent)
         return text
 
     def brief_text(self, v, z: int, knowledge: bool = True, short: bool = False) -> str:
@@ -93,7 +96,11 @@ class Screen:
         return f"{text}, known: {brief_counts(self.program.type_names, known)}" if known else text
 
     def var_items(self, v, owner) -> list:
-        return [f"{self.display.label(name)}: {show(value)}" for (name, who), value in v.vars if who == owner]
+        """A seat's (or, owner None, the table's) variables, with who is out of play and the direction."""
+        items = [f"{self.display.label(name)}: {show(value)}" for (name, who), value in v.vars if who == owner]
+        if owner is None:
+            return items + (["play goes the other way"] if v.way == -1 else [])
+        return (["out of play"] if not v.in_play(owner) else []) + items
 
     def value_items(self, values: list, owner) -> list:
         return [f"{label}: {text}" for who, label, text in values if who == owner]

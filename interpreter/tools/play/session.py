@@ -214,6 +214,8 @@ class Session(Screen, Grid, Story, Recent, TypedMoves, Overview, Result):
         seat = self.st.decider
         if len(self.humans) > 1 and seat != self.last_human:
             self.pass_screen(seat)
+            if self.last_human is not None:     # the last seat's move is not this seat's to read
+                self.no_undo = f"seat {self.last_human} decided since your last move"
         self.last_human = seat
         if len(legal) == 1 and self.try_move(seat, legal[0], only=True):
             return

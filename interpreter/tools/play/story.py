@@ -7,7 +7,8 @@ variable change only when the ruleset gives the variable a label (`display.label
 from __future__ import annotations
 
 from ...runtime.decisions import show
-from ...runtime.engine import DECIDE, MOVE, REVEAL, SET, SHUFFLE, TURN
+from ...runtime.announce import NONE
+from ...runtime.engine import DECIDE, MOVE, ORDER, REVEAL, SET, SHUFFLE, TURN
 from ...runtime.events import describe, group
 from .overview import runs
 from .telling import Telling
@@ -93,7 +94,7 @@ class Story(Telling):
             if deal:
                 lines.append(self.describe_deal(deal))
                 deal = []
-            if e[0] == SHUFFLE:
+            if e[0] in (SHUFFLE, ORDER, NONE):
                 lines.append(describe(self.program, e, zone_names=self.zone_words()))
             elif e[0] == REVEAL:        # the faces only where every viewer was shown them
                 shown = e if not isinstance(e[2], int) and e[3] & everyone == everyone else \

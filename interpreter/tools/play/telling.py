@@ -55,6 +55,11 @@ class Telling:
             if full or self.tells_apart(dec, move, after, viewers, before, lambda m: m[0]):
                 told.text = f"{dec.name} {show(move[0])}"
             return told
+        if dec.kind == "parts":
+            told = Told(dec.name)
+            if full or self.tells_apart(dec, move, after, viewers, before, lambda m: m):
+                told.text = f"{dec.name} {dec.text(move).partition(': ')[2]}"
+            return told
         if dec.kind == "cards":
             spec, name, payload = dec.cards, dec.name, move
         else:
