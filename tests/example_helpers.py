@@ -112,8 +112,15 @@ def card_move(prog, decision: str, card_names) -> str:
 
 
 def scripted(prog, script, seed: int = 0):
-    """A new game whose first shuffles come out as `script` says; later ones use the seed."""
-    st = prog.new_state(seed, script=script)
+    """A new game (with its log) whose first shuffles come out as `script` says; later ones use
+    the seed."""
+    st = prog.new_state(seed, log=True, script=script)
     if not st.script:
         st.script = None
     return st
+
+
+def told(prog, st, seat: int) -> list:
+    """The lines of the log as `seat` was told them."""
+    from interpreter.runtime.events import describe, for_seat
+    return [describe(prog, e, seat) for e in for_seat(prog, st.log, seat)]

@@ -4,7 +4,7 @@ import pytest
 
 from example_helpers import (
     game, names, size, var, stacked, deal_top, deck_counter, seeded_games, to_bottom, move_texts,
-    do, check_loc, scripted,
+    do, check_loc, scripted, told,
 )
 
 PENALTY = {"A": 1, "J": 10, "Q": 10, "K": 10, "8": 50}
@@ -163,6 +163,10 @@ def test_a_player_who_cannot_play_draws_one_card_at_a_time_until_they_can():
     assert size(prog, st, "hand(0)") == 10
     assert names(prog, st, "stock")[-1] == "Q-spades"
     assert move_texts(prog, st) == ["play: 1*9-diamonds"]
+    # everyone sees the draws: before each, seat 0 held no diamond, no king and no eight
+    lines = [t for t in told(prog, st, 1) if t.startswith("hand(0) holds none of:")]
+    assert len(lines) == 3
+    assert all("K-clubs" in t and "8-spades" in t and "2-diamonds" in t for t in lines)
 
 
 def test_a_player_who_can_play_does_not_draw():

@@ -6,7 +6,7 @@ import pytest
 
 from example_helpers import (
     game, names, size, var, set_var, stacked, deal_top, deck_counter, seeded_games, move_texts,
-    arrange, card_move, do, check_loc, scripted,
+    arrange, card_move, do, check_loc, scripted, told,
 )
 
 SUITS = ("clubs", "diamonds", "hearts", "spades")
@@ -156,6 +156,15 @@ def test_a_player_must_follow_suit_if_able():
     do(prog, st, "play: 1*5-spades")
     assert st.decider == 0
     assert all(suit(t.split("*")[1]) == "clubs" for t in move_texts(prog, st))
+
+
+def test_everyone_learns_that_a_player_who_does_not_follow_suit_holds_none_of_it():
+    prog, st = dealt()
+    passed_left(prog, st)
+    do(prog, st, "play: 1*2-clubs")
+    do(prog, st, "play: 1*2-diamonds")
+    clubs = ", ".join(f"{r}-clubs" for r in RANKS)
+    assert f"hand(2) holds none of: {clubs}" in told(prog, st, 0)
 
 
 def test_no_heart_or_queen_of_spades_may_be_played_on_the_first_trick():

@@ -4,7 +4,7 @@ import collections
 
 import pytest
 
-from interpreter.runtime.events import for_seat
+from interpreter.runtime.events import describe, for_seat
 from interpreter.seats.views import view_of
 from example_helpers import (
     game, names, size, var, set_var, stacked, deck_counter, seeded_games, move_texts, do, check_loc,
@@ -62,12 +62,15 @@ def test_invariants_after_every_move_over_many_seeded_games(players):
                 # the Countess is played when the other card is the King or a Prince
                 if "countess" in held and ({"king", "prince"} & set(held)):
                     assert card == "countess"
-            elif text.split(":")[0] in ("guess_who", "look_at", "compare_with", "trade_with"):
-                target = int(text.split(": ")[1])
+            elif text.split(":")[0] in ("guard", "look_at", "compare_with", "trade_with"):
+                # a card targets another player still in the round and not protected
+                parts = dict(w.split("=") for w in text.split(": ")[1].split()) \
+                    if text.startswith("guard") else {"named": text.split(": ")[1]}
+                target = int(parts["named"])
                 assert target != current and not out(prog, st, target)
                 assert not var(prog, st, "protected", target)
-            elif text.startswith("guess:"):
-                assert 2 <= int(text.split(": ")[1]) <= 8
+                if "guess" in parts:                     # a value from 2 to 8, never the Guard
+                    assert 2 <= int(parts["guess"]) <= 8
             prog.apply(st, move)
         tokens = [var(prog, st, "tokens", p) for p in range(players)]
         assert max(tokens) == GOAL[players]
@@ -104,21 +107,23 @@ def test_with_two_players_three_more_cards_are_set_aside_face_up():
 def test_guard_names_a_player_and_a_value_other_than_guard_and_a_right_guess_knocks_them_out():
     prog, st = dealt(3, ["guard", "baron", "king"], draws=["priest"])
     do(prog, st, "play: 1*guard")
-    assert move_texts(prog, st) == ["guess_who: 1", "guess_who: 2"]
-    do(prog, st, "guess_who: 2")
-    assert move_texts(prog, st) == [f"guess: {v}" for v in range(2, 9)]   # never 1, the Guard
-    do(prog, st, "guess: 6")
+    # one decision names the player and the value: never 1, the Guard, never yourself
+    assert move_texts(prog, st) == sorted(f"guard: named={p} guess={v}" for p in (1, 2) for v in range(2, 9))
+    do(prog, st, "guard: named=2 guess=6")
     assert out(prog, st, 2) and names(prog, st, "discards(2)") == ["king"]
     assert st.current == 1                               # seat 2 gets no more turns: 0, 1, 0, ...
 
 
-def test_guard_a_wrong_guess_does_nothing():
+def test_guard_a_wrong_guess_does_nothing_but_everyone_learns_that_card_is_not_there():
     prog, st = dealt(3, ["guard", "baron", "king"], draws=["priest"])
     do(prog, st, "play: 1*guard")
-    do(prog, st, "guess_who: 1")
-    do(prog, st, "guess: 6")
+    do(prog, st, "guard: named=1 guess=6")
     assert "baron" in hand(prog, st, 1)
     assert not out(prog, st, 1)
+    assert (var(prog, st, "guard_named"), var(prog, st, "guard_guess")) == (1, 6)
+    # seat 2 is told that hand(1) holds no king (until seat 1 draws a card it does not see)
+    told = [describe(prog, e, 2) for e in for_seat(prog, st.log, 2)]
+    assert "hand(1) holds none of: king" in told, told
 
 
 def test_priest_looks_at_another_players_hand():
@@ -155,9 +160,8 @@ def test_handmaid_protects_until_your_next_turn():
     do(prog, st, "play: 1*handmaid")
     assert var(prog, st, "protected", 0)
     do(prog, st, "play: 1*guard")                        # seat 1 may only name seat 2
-    assert move_texts(prog, st) == ["guess_who: 2"]
-    do(prog, st, "guess_who: 2")
-    do(prog, st, "guess: 2")
+    assert {t.split()[1] for t in move_texts(prog, st)} == {"named=2"}
+    do(prog, st, "guard: named=2 guess=2")
     do(prog, st, "play: 1*baron")                        # seat 2 may only compare with seat 1
     assert move_texts(prog, st) == ["compare_with: 1"]
     do(prog, st, "compare_with: 1")
@@ -234,8 +238,7 @@ def test_discarding_the_princess_knocks_you_out():
 def test_the_round_ends_when_one_player_is_left_and_they_win_a_token():
     prog, st = dealt(2, ["guard", "king"], draws=["priest"], shown=["baron", "baron", "guard"])
     do(prog, st, "play: 1*guard")
-    do(prog, st, "guess_who: 1")
-    do(prog, st, "guess: 6")
+    do(prog, st, "guard: named=1 guess=6")
     assert var(prog, st, "tokens", 0) == 1 and var(prog, st, "tokens", 1) == 0
     assert var(prog, st, "rounds") == 2                  # the next round is dealt
     assert st.current == 0                               # and its winner starts it
@@ -246,8 +249,7 @@ def test_the_round_ends_when_the_deck_is_empty_and_the_highest_card_wins():
     # the deck runs out (its cards are put aside)
     empty_deck(prog, st, "aside")
     do(prog, st, "play: 1*guard")                        # seat 0 keeps the handmaid (4)
-    do(prog, st, "guess_who: 1")
-    do(prog, st, "guess: 5")
+    do(prog, st, "guard: named=1 guess=5")
     assert [var(prog, st, "tokens", p) for p in range(3)] == [1, 0, 0]
 
 
@@ -265,8 +267,7 @@ def test_a_tie_on_both_counts_gives_each_tied_player_a_token():
     prog, st = dealt(3, ["guard", "priest", "priest"], draws=["handmaid"])
     empty_deck(prog, st, "aside")
     do(prog, st, "play: 1*guard")
-    do(prog, st, "guess_who: 1")
-    do(prog, st, "guess: 5")
+    do(prog, st, "guard: named=1 guess=5")
     # seat 0 keeps the handmaid (4) and wins alone
     assert [var(prog, st, "tokens", p) for p in range(3)] == [1, 0, 0]
 
@@ -276,8 +277,7 @@ def test_the_first_to_win_seven_tokens_with_two_players_wins_the_game():
     set_var(prog, st, "tokens", 6, 0)
     set_var(prog, st, "tokens", 6, 1)
     do(prog, st, "play: 1*guard")
-    do(prog, st, "guess_who: 1")
-    do(prog, st, "guess: 6")
+    do(prog, st, "guard: named=1 guess=6")
     assert st.over and prog.result(st)["winners"] == [0] and var(prog, st, "tokens", 0) == 7
 
 
@@ -285,8 +285,7 @@ def test_the_first_to_win_five_tokens_with_three_players_wins_the_game():
     prog, st = dealt(3, ["guard", "king", "princess"], draws=["priest", "handmaid"])
     set_var(prog, st, "tokens", 4, 0)
     do(prog, st, "play: 1*guard")
-    do(prog, st, "guess_who: 1")
-    do(prog, st, "guess: 6")
+    do(prog, st, "guard: named=1 guess=6")
     assert not st.over                                   # seat 2 is still in the round
     do(prog, st, "play: 1*princess")
     assert st.over and prog.result(st)["winners"] == [0] and var(prog, st, "tokens", 0) == 5
