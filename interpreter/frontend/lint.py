@@ -30,6 +30,8 @@ CODES = {
     "zone-joined-with-itself": "zones together with one zone twice (hand + hand): each of its cards counts twice",
     "loop-passes-on-again": "a for loop that moves cards from a seat's zone into another seat's zone of the same "
                             "kind, which a later round takes from again (together: takes every source first)",
+    "attribute-compared-with-itself": "a where comparing a card attribute with itself (rank == rank): always true "
+                                      "or always false; a local of the same name is hidden there",
     "reverse-changes-nothing": "a reverse in a game for at most 2 players: either way round, the other seat is next",
     # given by the setup audit (compiler/audit.py), which plays the setup: the linter only reads the rules
     "setup-move-short": "a move or deal of the setup that moved fewer cards than it names (the setup played once)",
@@ -151,6 +153,7 @@ class Linter:
         self.zones_joined_with_themselves()
         self.loops_that_pass_on_again()
         self.reverses_changing_nothing()
+        self.attributes_compared_with_themselves()
         return sorted(self.out, key=lambda d: (d.pos.file, d.pos.line, d.pos.col, d.code))
 
     # ---- helpers ----
@@ -579,6 +582,19 @@ class Linter:
                           f"zone '{name}' is joined with itself, so each of its cards counts twice",
                           "join each zone once" + (f"; for another seat's {name}, name the seat, e.g. "
                                                    f"{name}(next(me))" if x.right.decl.per_player else ""))
+
+    def attributes_compared_with_themselves(self) -> None:
+        """attribute-compared-with-itself: `where rank == rank` tests each card against itself (a
+        local named like the attribute is hidden inside a where: the bare name is the card's)."""
+        for x in nodes(self.everything()):
+            if isinstance(x, ir.Cmp) and isinstance(x.left, ir.CardAttr) and isinstance(x.right, ir.CardAttr) \
+                    and x.left.attr == x.right.attr:
+                name, always = x.left.attr, x.op in ("==", "<=", ">=")
+                self.warn(x.right.pos, "attribute-compared-with-itself",
+                          f"'{name} {x.op} {name}' compares each card's {name} with itself, so it is always "
+                          f"{'true' if always else 'false'}: inside a where, a bare '{name}' is the card's attribute",
+                          f"to compare with a value you named '{name}' (a let, a for or a part of a choice), "
+                          f"give that name another word, e.g. 'asked_{name}'")
 
     def changes(self, expr, fixed: frozenset) -> bool:
         """Whether expr depends on something that changes during play (fixed: names known not to)."""
