@@ -19,7 +19,8 @@ from interpreter.compiler.game import load_game
 from interpreter.tools.play import Session
 from interpreter.tools.play.layout import MovePage, brief_counts, pack
 
-RULESETS = sorted(glob.glob(os.path.join(ROOT, "rulesets", "*.yaml")))
+RULESETS = sorted(glob.glob(os.path.join(ROOT, "rulesets", "*.yaml"))
+                  + glob.glob(os.path.join(ROOT, "rulesets", "examples", "*.yaml")))
 SIZES = [(80, 24), (120, 40)]
 POINTS = ["start", "middle", "longest"]
 
