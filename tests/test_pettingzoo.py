@@ -25,8 +25,10 @@ from test_bots import permute_hidden
 from test_guards import NO_OPTION
 
 RL = pytest.mark.rl
-SHIPPED = sorted(glob.glob(os.path.join(ROOT, "rulesets", "*.yaml")))
-TABLES = [(path, n) for path in SHIPPED for n in sorted({2, load_game(path).rules.max_players})]
+SHIPPED = sorted(glob.glob(os.path.join(ROOT, "rulesets", "*.yaml"))
+                 + glob.glob(os.path.join(ROOT, "rulesets", "examples", "*.yaml")))
+TABLES = [(path, n) for path in SHIPPED
+          for n in sorted({load_game(path).rules.min_players, load_game(path).rules.max_players})]
 IDS = [f"{os.path.basename(p)}-{n}" for p, n in TABLES]
 
 
