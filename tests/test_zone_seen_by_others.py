@@ -127,12 +127,24 @@ def test_a_bot_redeals_its_own_hand_and_the_deck_and_keeps_the_hands_it_sees(mak
     assert set(own) == {"red:1", "red:2", "green:1", "green:2", "green:3"}     # every unseen card, in turn
 
 
-def test_the_owner_cannot_choose_among_the_cards_of_its_hand_seen_by_others(make):
-    p = make(edit(GAME, """        - choose: slot
+OWN_CHOICE = ("""        - choose: slot
           from: numbers(count(hand))
         - move top of bottom slot of hand to played""", """        - choose: card
           cards: hand
-        - move card to played"""), 3)
+        - move card to played""")
+
+
+def test_the_owner_cannot_choose_among_the_cards_of_its_hand_seen_by_others(write):
+    path = write(edit(GAME, *OWN_CHOICE))
+    with pytest.raises(RulesetError) as err:
+        load_game(path)
+    d = err.value.diagnostics[0]
+    assert "seen by everyone but its owner (visible: others)" in d.message and "choose: slot" in d.hint
+    assert (d.pos.line, d.pos.col) == (21, 14)     # at the cards: hand
+
+
+def test_a_choice_among_its_own_cards_given_to_the_owner_by_by_stops_the_game_at_the_rule(make):
+    p = make(edit(GAME, OWN_CHOICE[0], OWN_CHOICE[1].replace("cards: hand", "cards: hand\n          by: current")), 3)
     st = p.new_state(0)
     with pytest.raises(RuleRuntimeError, match="would choose among cards it cannot see"):
         p.legal_moves(st)
