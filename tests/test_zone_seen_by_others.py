@@ -207,3 +207,15 @@ def test_the_web_table_shows_each_seat_the_other_hands_and_its_own_by_size(write
     assert items[0] == {0: ["hand: 2 cards"], 1: ["hand: blue:1, blue:2"], 2: ["hand: red:3, blue:3"]}
     assert items[1][0] == ["hand: red:1, red:2"] and items[1][1] == ["hand: 2 cards"]
     assert all(i == ["hand: 2 cards"] for i in items[PUBLIC].values())     # the spectator is no seat
+
+
+def test_a_hand_seen_by_others_revealed_to_its_owner_is_known_to_it_card_by_card(make):
+    p = make(edit(GAME, "      - shuffle deck\n", "      - shuffle deck\n      - reveal hand(0) to 0\n"), 3)
+    st = p.new_state(0, log=True)
+    assert seen(p, st, 0, "hand(0)") == ["red:1", "red:2"]
+    view = view_of(p, for_seat(p, st.log, 0), 0)
+    gen = random.Random(4)
+    for _ in range(100):
+        assert types(p, determinise(p, st, 0, gen, view=view), "hand(0)") == Counter({"red:1": 1, "red:2": 1})
+    do(p, st, texts(p, st)[0])                   # it plays its bottom card (seen) and draws unseen
+    assert seen(p, st, 0, "hand(0)") == ["red:2", None]     # the rest closes up; the new card is unknown
