@@ -323,7 +323,7 @@ def test_bad_enum_value(tmp_path):
 def test_bad_enum_value_suggests_a_close_one(tmp_path):
     text = replace("draw: {visible: nobody}", "draw: {visible: nobdy}")
     assert check(tmp_path, text) == [
-        (6, 19, "'visible' of zone 'draw' must be one of everyone, owner, nobody, not 'nobdy'",
+        (6, 19, "'visible' of zone 'draw' must be one of everyone, owner, others, nobody, not 'nobdy'",
          "did you mean 'nobody'?")]
 
 

@@ -66,9 +66,17 @@ def lay_out_zones(lay: Layout, rules: ir.Ruleset, limits, const_list) -> None:
                 lay.zone_names.append(label)
                 lay.zone_decl.append(decl)
                 lay.zone_owner.append(owner)
-                lay.zone_vis.append({"everyone": everyone, "nobody": 0}.get(decl.visible, 1 << (owner or 0)))
+                lay.zone_vis.append(zone_mask(decl.visible, owner, everyone))
                 lay.zone_alike.append(decl.alike)
     lay.zone_width = {d.name: len(lay.family[d.name]) for d in rules.zones}
+
+
+def zone_mask(visible: str, owner: int | None, everyone: int) -> int:
+    """The seats that see a zone's faces: all, none, its owner, or all but its owner (`others`)."""
+    if visible in ("everyone", "nobody"):
+        return everyone if visible == "everyone" else 0
+    mine = 1 << (owner or 0)
+    return mine if visible == "owner" else everyone & ~mine
 
 
 def lay_out_vars(lay: Layout, rules: ir.Ruleset) -> None:

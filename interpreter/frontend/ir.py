@@ -25,7 +25,7 @@ class ZoneDecl:
     index: int                 # declaration order
     per_player: bool
     per: Any                   # Expr giving the family's index list, or None
-    visible: str               # everyone | owner | nobody
+    visible: str               # everyone | owner | others | nobody
     on_empty: list             # statements (no decisions)
     pos: Pos
     alike: bool = False        # every move into an empty zone of the family brings one card type

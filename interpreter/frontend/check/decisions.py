@@ -54,7 +54,22 @@ def choose(cx: Context, path, item: dict, scope: Scope, block) -> ir.ChooseS:
     else:
         unused_card_keys(cx, path, item, f"choose '{name}' picks one of its options, not cards")
         options(cx, stmt, path, item, scope, block)
+    if by is None and each is None:
+        for cc in [stmt.cards] + [o.cards for o in stmt.options]:
+            own_hand_facing_away(cx, cc)
     return stmt
+
+
+def own_hand_facing_away(cx: Context, cc) -> None:
+    """Refuse a choice among the cards of the decider's own hand held facing away (visible: others):
+    without `by`, the current player decides, and `hand` is its own."""
+    base = ir.base_of(cc.cards) if cc is not None else None
+    if (isinstance(base, ir.ZoneRef) and base.decl.visible == "others"
+            and (base.owner is None or isinstance(base.owner, ir.Builtin) and base.owner.name in ("me", "current"))):
+        cx.error(cc.cards.pos, f"zone '{base.decl.name}' is seen by everyone but its owner (visible: others), so "
+                 "its owner choosing among its cards would see their faces in the list of moves", "choose",
+                 f"choose a place instead, e.g. choose: slot, from: numbers(count({base.decl.name})), "
+                 f"then move top of bottom slot of {base.decl.name}")
 
 
 CARD_KEYS = ("where", "count", "min", "max", "same")     # what a card choice says besides its cards

@@ -18,8 +18,9 @@ def declare_zones(cx: Context) -> None:
         spec = spec or {}
         per_player = spec.get("owner", "table") == "each"
         visible = spec.get("visible", "owner" if per_player else "everyone")
-        if visible == "owner" and not per_player:
-            cx.error(path + ("visible",), f"zone '{name}' belongs to the table, so it has no owner to see it",
+        if visible in ("owner", "others") and not per_player:
+            whom = "to see it" if visible == "owner" else "to hide it from"
+            cx.error(path + ("visible",), f"zone '{name}' belongs to the table, so it has no owner {whom}",
                      "zone", "use visible: everyone or nobody, or owner: each")
         cx.zones[name] = ir.ZoneDecl(name, i, per_player, spec.get("per"), visible, [], cx.pos(path),
                                      spec.get("alike") is True)

@@ -32,7 +32,9 @@ class Display:
         self.ordered = ordered_families(rules)   # zones the rules draw from: `s` lists them
         # zones shown as a pile (top card and size), not card by card: the declared ones; a ruleset
         # that declares none keeps the rule of old, every zone the rules draw from
-        self.piles = set(display["piles"]) if "piles" in display else self.ordered
+        # (not a hand held facing away: its owner picks its cards by place, so all are shown in order)
+        self.piles = set(display["piles"]) if "piles" in display else {
+            d.name for d in rules.zones if d.name in self.ordered and d.visible != "others"}
         self.hidden: set = set(display.get("hide", ()))     # zone declarations never shown
         self.labels: dict = dict(display.get("labels", {}))  # a variable's, zone's or function's name -> words
         self.shown: list = list(display.get("show", ()))     # [ir.ShownValue], in the file's order

@@ -53,14 +53,16 @@ class Screen:
                 and (owner is None or prog.zone_decl[z].per_player)]
 
     def faces_text(self, v, z: int, brief: bool) -> str:
-        """A zone the seat sees: '—' when empty, a pile's top card and size, else its cards
-        ('2×red:1, 1×blue:2 (3)', or 'blue:2, 2×red:1' when brief)."""
+        """A zone the seat sees: '—' when empty, a pile's top card and size, a hand held facing away
+        card by card in order, else its cards ('2×red:1, 1×blue:2 (3)', or 'blue:2, 2×red:1' when brief)."""
         names, size = self.program.type_names, v.size(z)
         if not size:
             return "—"
         cards = v.cards(z)
         if self.program.zone_decl[z].name in self.display.piles:
             return f"top {'?' if cards[-1] is None else names[cards[-1]]} ({size})"
+        if self.program.zone_decl[z].visible == "others":     # held facing away: its owner picks by place
+            return ", ".join("?" if t is None else names[t] for t in cards)
         counts, unknown = Counter(t for t in cards if t is not None), cards.count(None)
         if brief:
             return brief_counts(names, counts, unknown)
