@@ -241,16 +241,28 @@ def remove(st: State, cards) -> list:
         if loc[c] != first:
             break
     else:                                   # the usual case: all from one zone
-        zone = zones[first]
-        for c in cards:
-            zone.remove(c)
+        take_out(zones[first], cards)
         return [(first, list(cards))]
     groups: dict = {}
     for c in cards:
-        z = loc[c]
-        zones[z].remove(c)
-        groups.setdefault(z, []).append(c)
+        groups.setdefault(loc[c], []).append(c)
+    for z, cs in groups.items():
+        take_out(zones[z], cs)
     return list(groups.items())
+
+
+def take_out(zone: list, cards) -> None:
+    """Remove the given cards from one zone's list: one by one when they are few, else in one pass
+    (many removals one by one would cost the zone's length each: a whole hand of thousands)."""
+    if len(cards) <= 8:
+        for c in cards:
+            zone.remove(c)
+    else:
+        gone = set(cards)
+        kept = [c for c in zone if c not in gone]
+        if len(kept) + len(cards) != len(zone):     # a card named twice, or not there: as remove() fails
+            raise ValueError("list.remove(x): x not in list")
+        zone[:] = kept
 
 
 def move_cards(st: State, cards: list, dst: int, vis: list, bottom: bool = False) -> None:
@@ -262,9 +274,7 @@ def move_cards(st: State, cards: list, dst: int, vis: list, bottom: bool = False
         if loc[c] != src:
             break
     else:                           # the usual case: all from one zone, one event
-        zone = st.zones[src]
-        for c in cards:
-            zone.remove(c)
+        take_out(st.zones[src], cards)
         place(st, cards, dst, bottom)
         if st.log is not None:
             log_move(st, src, dst, cards, vis, bottom)
