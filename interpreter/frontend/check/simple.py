@@ -108,11 +108,24 @@ def set_var(cx: Context, node, pos, path, scope: Scope):
         expect(cx, owner, {"player"}, "a variable's owner")
     value = resolve(cx, node.value, path, scope)
     kind = cx.var_types.get(decl.name, "any")
+    if node.items:
+        return ir.SetS(pos, decl, owner, value, _item_path(cx, decl, kind, node.items, path, scope))
     if kind != "any":
         fits = {kind, "cards", "zone"} if kind == "list" else {kind}
         expect(cx, value, fits, f"the new value of '{decl.name}'",
                f"'{decl.name}' starts as {a_type(kind)} (its initial value), so it always holds one")
     return ir.SetS(pos, decl, owner, value)
+
+
+def _item_path(cx: Context, decl, kind: str, items, path, scope: Scope) -> tuple:
+    """The indices of `set grid[i][j] = v`: numbers, into a variable that holds a list."""
+    idx = tuple(resolve(cx, i, path, scope) for i in items)
+    if kind not in ("list", "any"):
+        cx.error(idx[0].pos, f"'{decl.name}' holds {a_type(kind)}, so it has no items to set", "type",
+                 f"'{decl.name}' starts as {a_type(kind)} (its initial value); give it a list there, e.g. [0, 0]")
+    for i in idx:
+        expect(cx, i, {"int"}, "a list index")
+    return idx
 
 
 def reveal(cx: Context, node, pos, path, scope: Scope):
