@@ -147,3 +147,12 @@ def test_a_list_index_in_set_must_be_a_number(write):
         load_game(path)
     (diag,) = err.value.diagnostics
     assert (diag.pos.line, diag.pos.col) == (17, 14) and "a list index must be a number" in diag.message
+
+
+def test_bots_play_a_game_with_lists_of_lists_to_its_end_through_simulate(write, capsys):
+    from interpreter.tools.cli import main
+    assert main(["simulate", write(SPOTS), "-n", "2", "--games", "6", "--seed", "3", "--jobs", "1",
+                 "--bots", "greedy,ismcts", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    # each seat looks at both spots (2), and spot 0's count went up by 10 twice (2 + 20)
+    assert doc["games"] == 6 and doc["score"]["mean_by_seat"] == [24, 24]
