@@ -156,3 +156,12 @@ def test_bots_play_a_game_with_lists_of_lists_to_its_end_through_simulate(write,
     doc = json.loads(capsys.readouterr().out)
     # each seat looks at both spots (2), and spot 0's count went up by 10 twice (2 + 20)
     assert doc["games"] == 6 and doc["score"]["mean_by_seat"] == [24, 24]
+
+
+def test_an_item_set_to_another_kind_is_an_error_at_the_rule_that_uses_it(make):
+    text = edit(SPOTS, "- set known(1)[0][1] = true", "- set grid[1][0] = 'x'")     # grid[1][0] holds a text now
+    p = make(edit(text, "- let item = grid[1][0]", "- let item = grid[1][0] + 1"))
+    with pytest.raises(RuleRuntimeError) as err:
+        p.new_state(1)
+    assert err.value.pos.line == 18 and "a value was used where it does not fit" in err.value.message
+
