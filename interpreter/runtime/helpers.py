@@ -26,7 +26,7 @@ def join(a, b, pos, limit: int):
     loop would fill the memory)."""
     if type(a) is int and type(b) is int:
         return a + b
-    if isinstance(a, list) != isinstance(b, list):
+    if isinstance(a, list) != isinstance(b, list) and a is not None and b is not None:   # None: a name never bound
         raise RuleRuntimeError(pos, f"'+' joins a list only to a list, not {show(a, True)} and {show(b, True)}")
     if isinstance(a, (list, str)) and isinstance(b, (list, str)) and len(a) + len(b) > limit:
         raise RuleRuntimeError(pos, f"joining these lists would make {len(a) + len(b):,} values, but a list "
