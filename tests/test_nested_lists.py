@@ -117,10 +117,11 @@ def test_setting_an_item_of_an_item_that_is_not_a_list_is_an_error_at_the_rule(m
 
 
 def test_joining_a_list_and_a_number_is_an_error_at_the_rule(make):
-    p = make(edit(SPOTS, "- set known(1)[0][1] = true", "- set grid[0] = 5"))   # grid[0] holds a number now
+    text = edit(SPOTS, "  done: {initial: 0}", "  done: {initial: 0}\n      rows: {initial: \"[[1], 2]\"}")
+    p = make(edit(text, "- let row = [] + grid[0]", "- let row = [] + rows[1]"))    # the checker cannot tell
     with pytest.raises(RuleRuntimeError) as err:
         p.new_state(1)
-    assert err.value.pos.line == 19 and "'+' joins a list only to a list" in err.value.message
+    assert err.value.pos.line == 20 and "'+' joins a list only to a list" in err.value.message
 
 
 def test_joining_a_list_and_a_number_the_checker_sees_is_an_error_where_it_is_written(write):
@@ -158,10 +159,18 @@ def test_bots_play_a_game_with_lists_of_lists_to_its_end_through_simulate(write,
     assert doc["games"] == 6 and doc["score"]["mean_by_seat"] == [24, 24]
 
 
-def test_an_item_set_to_another_kind_is_an_error_at_the_rule_that_uses_it(make):
-    text = edit(SPOTS, "- set known(1)[0][1] = true", "- set grid[1][0] = 'x'")     # grid[1][0] holds a text now
-    p = make(edit(text, "- let item = grid[1][0]", "- let item = grid[1][0] + 1"))
-    with pytest.raises(RuleRuntimeError) as err:
-        p.new_state(1)
-    assert err.value.pos.line == 18 and "a value was used where it does not fit" in err.value.message
+def test_a_new_item_must_be_the_same_kind_as_the_items_it_replaces(write):
+    path = write(edit(SPOTS, "- set known(1)[0][1] = true", "- set known(1)[0][1] = 3"))
+    with pytest.raises(RulesetError) as err:
+        load_game(path)
+    (diag,) = err.value.diagnostics
+    assert (diag.pos.line, diag.pos.col) == (17, 26)
+    assert "the new item of 'known' must be true or false, but this is a number" in diag.message
 
+
+def test_a_new_row_must_be_a_list_where_the_rows_are_lists(write):
+    path = write(edit(SPOTS, "- set known(1)[0][1] = true", "- set grid[0] = 5"))
+    with pytest.raises(RulesetError) as err:
+        load_game(path)
+    (diag,) = err.value.diagnostics
+    assert "the new item of 'grid' must be a list, but this is a number" in diag.message
