@@ -61,11 +61,20 @@ class StatementGen:
         gen = self.gen
         base, name = self.layout.var_base[s.decl.name], repr(s.decl.name)
         if not s.decl.per_player:
-            return [f"V[{base}] = {gen.x(s.value, {})}",
+            return [f"V[{base}] = {self.new_value(s, f'V[{base}]')}",
                     f"if st.log is not None: st.log.append((E.SET, {name}, None, V[{base}]))"]
         owner, o = gen.seat_src(s.owner, {}), gen.fresh("o")
-        return [f"{o} = {owner}", f"V[{base} + {o}] = {gen.x(s.value, {})}",
+        return [f"{o} = {owner}", f"V[{base} + {o}] = {self.new_value(s, f'V[{base} + {o}]')}",
                 f"if st.log is not None: st.log.append((E.SET, {name}, {o}, V[{base} + {o}]))"]
+
+    def new_value(self, s, old: str) -> str:
+        """The value a `set` gives: its expression, or for `set grid[i][j] = v` a new list with that item
+        replaced (never changed in place: a clone of the state may share the old list)."""
+        value = self.gen.x(s.value, {})
+        if not s.items:
+            return value
+        items = ", ".join(self.gen.x(i, {}) for i in s.items)
+        return f"_h.set_at({old}, ({items},), {value}, {self.gen.k(s.pos)})"
 
     def l_ExtraS(self, s):
         return ["st.extra = True"]

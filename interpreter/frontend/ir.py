@@ -233,6 +233,7 @@ class SetS(Stmt):
     decl: VarDecl
     owner: Any
     value: Expr
+    items: tuple = ()          # Exprs: set grid[i][j] = v sets one item of a (nested) list
 
 
 @dataclass(eq=False)

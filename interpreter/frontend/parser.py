@@ -68,8 +68,11 @@ class _ToNodes(Transformer):
     def let(self, meta, name, value):
         return S.Let(str(name), value, at=_at(meta))
 
-    def set(self, meta, name, owner, value):
-        return S.SetVar(str(name), owner, value, at=_at(meta))
+    def set(self, meta, name, owner, items, value):
+        return S.SetVar(str(name), owner, value, items, at=_at(meta))
+
+    def set_items(self, meta, *items):
+        return tuple(items)
 
     def extra_turn(self, meta):
         return S.ExtraTurn(at=_at(meta))

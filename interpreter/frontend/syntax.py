@@ -166,6 +166,7 @@ class SetVar(Node):
     name: str
     owner: Node | None
     value: Node
+    items: tuple = ()           # set grid[i][j] = v: the indices down to the item set
 
 
 @dataclass(frozen=True)

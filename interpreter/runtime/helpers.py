@@ -26,10 +26,25 @@ def join(a, b, pos, limit: int):
     loop would fill the memory)."""
     if type(a) is int and type(b) is int:
         return a + b
+    if isinstance(a, list) != isinstance(b, list) and a is not None and b is not None:   # None: a name never bound
+        raise RuleRuntimeError(pos, f"'+' joins a list only to a list, not {show(a, True)} and {show(b, True)}")
     if isinstance(a, (list, str)) and isinstance(b, (list, str)) and len(a) + len(b) > limit:
         raise RuleRuntimeError(pos, f"joining these lists would make {len(a) + len(b):,} values, but a list "
                                f"holds at most {limit:,}")
     return a + b
+
+
+def set_at(xs, items: tuple, value, pos):
+    """A copy of the (nested) list xs with the item at the indices `items` replaced by value: the
+    lists on the way are new, so a clone of the state that shares xs keeps the old value."""
+    if not isinstance(xs, list):
+        raise RuleRuntimeError(pos, f"only a list has items to set, not {show(xs, True)}")
+    i = items[0]
+    if type(i) is not int or not 0 <= i < len(xs):
+        raise RuleRuntimeError(pos, f"index {i} is outside the list (it has {len(xs)} items)")
+    out = list(xs)
+    out[i] = set_at(xs[i], items[1:], value, pos) if len(items) > 1 else value
+    return out
 
 
 def multiply(a, b, pos):
@@ -130,6 +145,10 @@ class Helpers:
 
     @staticmethod
     def at(xs, i, pos):
+        if not isinstance(xs, list):
+            raise RuleRuntimeError(pos, f"only a list is indexed with [...], not {show(xs, True)}")
+        if type(i) is not int:
+            raise RuleRuntimeError(pos, f"a list index is a number, not {show(i, True)}")
         if not 0 <= i < len(xs):
             raise RuleRuntimeError(pos, f"index {i} is outside the list (it has {len(xs)} items)")
         return xs[i]
@@ -139,6 +158,7 @@ class Helpers:
     going_round = staticmethod(play_order.going_round)
     next_turn = staticmethod(play_order.next_turn)
     index = staticmethod(index_of)
+    set_at = staticmethod(set_at)
     numbers = staticmethod(numbers)
     join = staticmethod(join)
     multiply = staticmethod(multiply)

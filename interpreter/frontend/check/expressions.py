@@ -45,10 +45,16 @@ def generator(cx: Context, node, pos, path, scope: Scope):
 @resolver(S.BinOp)
 def arithmetic(cx: Context, node, pos, path, scope: Scope):
     left, right = resolve(cx, node.left, path, scope), resolve(cx, node.right, path, scope)
-    if node.op == "+" and {left.type, right.type} in ({"list"}, {"list", "any"}):
+    if node.op == "+" and {left.type, right.type} in ({"list"}, {"list", "any"}, {"list", "value"}):
         return ir.Bin(pos, "list", "+", left, right)      # joins two lists
     if node.op == "+" and _zones_together(left, right):
         return ir.Bin(pos, "cards", "+", left, right)     # the cards of both, read as one list
+    if node.op == "+" and "list" in (left.type, right.type) and {left.type, right.type} <= {"list", "int", "str", "bool",
+                                                                                           "player"}:
+        other = right if left.type == "list" else left
+        cx.error(other.pos, f"'+' joins a list only to a list, but this is {a_type(other.type)}", "type",
+                 "put the value in a list of its own, e.g. picked + [spot]")
+        return ir.Lit(pos, "any", None)     # reported: no second error where the sum is used
     cards_with_other(cx, node.op, left, right, pos)
     for side in (left, right):
         expect(cx, side, {"int"}, f"each side of '{node.op}'")
@@ -89,11 +95,18 @@ def compare(cx: Context, node, pos, path, scope: Scope):
             expect(cx, side, {"int"}, f"each side of '{node.op}'")
     else:
         kinds = {KIND_OF.get(left.type), KIND_OF.get(right.type)}
+        if kinds == {"bool", "scalar"} and any(_unknown_item(side) for side in (left, right)):
+            kinds = {"bool"}    # an item of a list of unknown items may be true or false: checked while playing
         if None not in kinds and len(kinds) == 2 and kinds != {"number", "scalar"} and kinds != {"text", "scalar"}:
             cx.error(pos, f"'{node.op}' compares {a_type(left.type)} with {a_type(right.type)}, which are never equal",
                      "type", type_hint({"int"}, "zone") if kinds == {"cards", "number"}
                      else "compare values of the same kind")
     return ir.Cmp(pos, "bool", node.op, left, right)
+
+
+def _unknown_item(e) -> bool:
+    """Whether e is `xs[i]` whose kind the checker cannot see (a loop name over a list of lists)."""
+    return isinstance(e, ir.Func) and e.name == "at" and e.type == "value"
 
 
 @resolver(S.In)

@@ -11,8 +11,8 @@ from .calls import check_arguments
 from .expressions import check_not_negative
 from .play_order import eliminate, reverse
 from .resolve import resolve, zone_instance
-from .types import elem_type, expect
-from .vocabulary import CARDISH
+from .types import elem_type, expect, item_values
+from .vocabulary import CARDISH, value_type
 from .words import a_type
 
 
@@ -108,11 +108,39 @@ def set_var(cx: Context, node, pos, path, scope: Scope):
         expect(cx, owner, {"player"}, "a variable's owner")
     value = resolve(cx, node.value, path, scope)
     kind = cx.var_types.get(decl.name, "any")
+    if node.items:
+        items = _item_path(cx, decl, kind, node.items, path, scope)
+        _item_kind(cx, decl, len(items), value)
+        return ir.SetS(pos, decl, owner, value, items)
     if kind != "any":
         fits = {kind, "cards", "zone"} if kind == "list" else {kind}
         expect(cx, value, fits, f"the new value of '{decl.name}'",
                f"'{decl.name}' starts as {a_type(kind)} (its initial value), so it always holds one")
     return ir.SetS(pos, decl, owner, value)
+
+
+def _item_path(cx: Context, decl, kind: str, items, path, scope: Scope) -> tuple:
+    """The indices of `set grid[i][j] = v`: numbers, into a variable that holds a list."""
+    idx = tuple(resolve(cx, i, path, scope) for i in items)
+    if kind not in ("list", "any"):
+        cx.error(idx[0].pos, f"'{decl.name}' holds {a_type(kind)}, so it has no items to set", "type",
+                 f"'{decl.name}' starts as {a_type(kind)} (its initial value); give it a list there, e.g. [0, 0]")
+    for i in idx:
+        expect(cx, i, {"int"}, "a list index")
+    return idx
+
+
+def _item_kind(cx: Context, decl, depth: int, value) -> None:
+    """Report a new item of another kind than the items at that depth of the variable's initial value."""
+    items = item_values(decl.initial)
+    for _ in range(depth - 1):
+        rows = [item_values(row) for row in items or ()]
+        items = None if not rows or None in rows else [v for row in rows for v in row]
+    kinds = {v.type if isinstance(v, ir.Expr) else value_type(v) for v in items or ()}
+    if len(kinds) == 1 and not kinds & {"any", "value", "null"}:
+        kind = kinds.pop()
+        expect(cx, value, {"int", "player"} if kind == "int" else {kind}, f"the new item of '{decl.name}'",
+               f"the items there start as {a_type(kind)} (its initial value), so they always hold one")
 
 
 def reveal(cx: Context, node, pos, path, scope: Scope):

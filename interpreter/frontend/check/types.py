@@ -29,6 +29,9 @@ def elem_type(cx: Context, expr) -> str:
         kinds = {value_type(v) for v in values}
     elif isinstance(expr, ir.GetAttr):
         kinds = {attr_type(cx, expr.attr)}
+    elif isinstance(expr, ir.Var) or isinstance(expr, ir.Func) and expr.name == "at":
+        items = item_values(expr)
+        kinds = {v.type if isinstance(v, ir.Expr) else value_type(v) for v in items} if items else set()
     elif isinstance(expr, ir.Func) and expr.name == "reversed":
         return elem_type(cx, expr.args[0])
     elif isinstance(expr, ir.Builtin) and expr.name == "seats" or isinstance(expr, ir.Func) and \
@@ -40,6 +43,24 @@ def elem_type(cx: Context, expr) -> str:
         a, b = elem_type(cx, expr.left), elem_type(cx, expr.right)
         return a if a == b else "any"
     return kinds.pop() if len(kinds) == 1 and "any" not in kinds else "any"
+
+
+def item_values(expr) -> list | None:
+    """The items a list may hold, as written (expressions or YAML values), following a variable to its
+    initial value and `grid[i]` to the items of grid's lists; None when unknown."""
+    if isinstance(expr, list):
+        return expr
+    if isinstance(expr, ir.ListLit):
+        return list(expr.items)
+    if isinstance(expr, ir.Lit) and isinstance(expr.value, list):
+        return expr.value
+    if isinstance(expr, ir.Var):
+        return item_values(expr.decl.initial)      # `set` keeps a variable's kind; items are checked when read
+    if isinstance(expr, ir.Func) and expr.name == "at":
+        rows = item_values(expr.args[0])
+        found = [item_values(row) for row in rows] if rows else None
+        return None if not found or any(f is None for f in found) else [v for f in found for v in f]
+    return None
 
 
 def attr_type(cx: Context, attr: str) -> str:
@@ -68,8 +89,8 @@ def expect(cx: Context, expr, types: set, what: str, hint: str = "") -> bool:
         return True
     if "int" in types and expr.type == "player" or "player" in types and expr.type == "int":
         return True
-    if expr.type == "value" and types & {"int", "str", "player", "value"}:
-        return True     # a card attribute of unknown kind: checked while playing
+    if expr.type == "value" and types & {"int", "str", "player", "value", "list"}:
+        return True     # a card attribute or list item of unknown kind: checked while playing
     if isinstance(expr, ir.Param) and cx.params[expr.name][1].file != expr.pos.file:
         # a variant changed a base parameter: the mistake is the variant's value, not the base's rule
         used = relative(expr.pos, cx.doc.file)
