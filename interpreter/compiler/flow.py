@@ -369,7 +369,7 @@ class Flow:
     def decision(self, s) -> Decision:
         """The compiled form of a choose: its legal moves as generated functions."""
         dec = (Simultaneous if s.each_in is not None else Decision)(len(self.decisions), s.name, s.slot, s.pos)
-        dec.max_moves = self.limits.moves
+        dec.max_moves, dec.public = self.limits.moves, s.public
         if s.cards is not None:
             dec.cards = self.choices.card_spec(s.cards, dec)
             dec.moves = dec.cards.payloads

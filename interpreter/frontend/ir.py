@@ -356,6 +356,7 @@ class ChooseS(Stmt):
     each_slot: Any = None      # each: p in SEATS, the slot of p (every seat chooses, unseen by the others) ...
     each_in: Any = None        # ... and SEATS
     body: list = field(default_factory=list)       # then: run once per seat after all have chosen
+    public: bool = False       # every seat sees the choice as it is made
 
 
 @dataclass(eq=False)

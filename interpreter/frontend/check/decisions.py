@@ -20,7 +20,7 @@ def choose(cx: Context, path, item: dict, scope: Scope, block) -> ir.ChooseS:
     by = value(cx, path + ("by",), scope, default=None)
     if by is not None:
         expect(cx, by, {"player", "int"}, "who decides")
-    stmt = ir.ChooseS(pos, name, None, by)
+    stmt = ir.ChooseS(pos, name, None, by, public=public(cx, path, item))
     if each is not None:
         finish_each(cx, stmt, path, item, scope, block, each)
     where = cx.pos(path + ("choose",))
@@ -55,6 +55,17 @@ def choose(cx: Context, path, item: dict, scope: Scope, block) -> ir.ChooseS:
         unused_card_keys(cx, path, item, f"choose '{name}' picks one of its options, not cards")
         options(cx, stmt, path, item, scope, block)
     return stmt
+
+
+def public(cx: Context, path, item: dict) -> bool:
+    """public: true, every seat sees the choice as it is made; refused where the choice must stay unseen."""
+    if item.get("public") is not True:
+        return False
+    if "each" in item:
+        cx.error(cx.doc.key_pos(path + ("public",)), f"choose '{item['choose']}' with each is made unseen by the "
+                 "other seats until all have chosen, so public would contradict it", "choose",
+                 "remove public; the choices are told by what then does with them")
+    return True
 
 
 CARD_KEYS = ("where", "count", "min", "max", "same")     # what a card choice says besides its cards
