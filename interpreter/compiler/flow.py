@@ -385,6 +385,6 @@ class Flow:
             dec.options = [(o.name, o.slot, self.choices.card_spec(o.cards, dec, i) if o.cards else None)
                            for i, o in enumerate(s.options)]
             dec.option_slot = self.new_slot()
-            dec.moves = self.choices.option_moves(dec)
+            dec.moves = self.choices.option_moves(dec, s)
         self.decisions.append(dec)
         return dec

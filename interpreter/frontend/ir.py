@@ -332,6 +332,7 @@ class Option:
     slot: Any                  # local slot the option's cards are bound to, or None
     cards: Any                 # CardChoice or None
     body: list
+    when: Any = None           # Expr: offered only while this holds (None: always)
 
 
 @dataclass(eq=False)

@@ -75,8 +75,8 @@ def unused_card_keys(cx: Context, path, spec: dict, what: str, keep=frozenset())
     """Report the card-choice keys of a choice that has no cards: they would be ignored."""
     for key in (k for k in CARD_KEYS if k in spec and k not in keep):
         if path[-2:-1] == ("options",) and key == "where":
-            hint = (f"an option without cards is always legal; to offer '{path[-1]}' only sometimes, put the "
-                    "choose under an if (one choose with the option, one without), or give it cards: to pick")
+            hint = (f"an option without cards is always legal; to offer '{path[-1]}' only sometimes, give it "
+                    "when: CONDITION, or give it cards: to pick")
         elif path[-2:-1] == ("options",):
             hint = f"{key} is about the cards an option picks: add cards: ZONE to the option, or remove {key}"
         else:
@@ -94,8 +94,10 @@ def options(cx: Context, stmt: ir.ChooseS, path, item: dict, scope: Scope, block
         if "cards" not in spec:
             unused_card_keys(cx, opath, spec, f"option '{opt}' has no cards: to pick from")
         cards = card_choice(cx, opath, spec, scope) if "cards" in spec else None
+        when = value(cx, opath + ("when",), scope, default=None)      # read before the option binds its name
+        expect(cx, when, {"bool"}, "an option's when condition")
         slot = cx.bind(str(opt), "cards", cx.doc.key_pos(opath)) if cards else None
-        stmt.options.append(ir.Option(str(opt), slot, cards, block(cx, opath + ("do",), scope)))
+        stmt.options.append(ir.Option(str(opt), slot, cards, block(cx, opath + ("do",), scope), when))
     if not stmt.options:
         cx.error(path + ("options",), "a choice needs at least one option", "choose",
                  "name each option under options, e.g. options: {pass: {}, take: {do: [...]}}")
