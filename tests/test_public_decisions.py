@@ -168,3 +168,13 @@ def test_a_game_with_public_choices_is_recorded_and_replays(write):
         record = make_record(game, 2, 5, [make_bot(bot, i) for i in range(2)], [bot] * 2)
         assert any(m["move"] in ("take", "wait") for m in record["moves"])
         assert replay(game, json.loads(json.dumps(record))) == record["result"]
+
+
+def test_the_web_table_tells_a_spectator_the_public_choice_and_not_the_private_one(write):
+    from interpreter.tools.web.table import WebTable
+    t = WebTable(load_game(write(CLAIMS)), 2, 3, {1: "random"})
+    t.try_web_move(0, (1, None))        # wait (public)
+    t.try_web_move(0, (1, None))        # bold (private)
+    log = t.page(None)["log"]
+    assert "seat 0: wait" in log and "seat 0 did something hidden (mood)" in log
+    assert not any("bold" in line for line in log)
