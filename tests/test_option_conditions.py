@@ -6,7 +6,7 @@ import json
 import textwrap
 
 from interpreter.compiler.game import file_warnings, load_game, validate_file
-from interpreter.errors import IllegalMove
+from interpreter.errors import IllegalMove, RuleRuntimeError
 from interpreter.seats.registry import make_bot
 from interpreter.tools.cli import main
 from interpreter.tools.records import make_record, replay
@@ -130,3 +130,11 @@ def test_a_game_with_conditional_options_is_recorded_and_replays(write):
     moves = [m["move"] for seed in range(6)
              for m in make_record(game, 2, seed, [make_bot("random", i) for i in range(2)], ["random"] * 2)["moves"]]
     assert any(m.startswith("discard") for m in moves)      # offered once a coin is held
+
+
+def test_a_when_that_fails_while_the_game_runs_names_its_line(make):
+    p = make(edit(COUP, "when: coins >= 3", "when: 10 / coins > 1"), 2)
+    st = p.new_state(1)
+    with pytest.raises(RuleRuntimeError) as err:
+        p.legal_moves(st)                   # 10 / 0 while listing the moves
+    assert err.value.pos.line == line_of(COUP, "when: coins >= 3")
