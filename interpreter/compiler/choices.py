@@ -161,16 +161,21 @@ class Choices:
             lines.append(f"    _cs = {gen.x(ir.Filter(cc.where.pos, cc.cards.type, held, cc.where), {**_TOP, _HELD: '_cs'})}")
         return lines, where
 
-    def option_moves(self, dec: Decision):
-        """moves(st) for a choice of options: each option without cards, each card choice of the others."""
-        lines = []
-        for i, (_, _, spec) in enumerate(dec.options):
-            if spec is None:
-                lines.append(f"    _out.append({self.gen.k((i, None))})")
-            else:
-                lines.append(f"    _out.extend({self.gen.k(spec)}.payloads(st))")     # (i, cards) moves
-        return self.gen.define("def _moves(st):\n    _out = []\n" + "\n".join(lines) + "\n    return _out\n",
-                               "_moves", {})
+    def option_moves(self, dec: Decision, s: ir.ChooseS):
+        """moves(st) for a choice of options: each option without cards, each card choice of the others;
+        an option with a `when` only while it holds."""
+        lines, where = [], {}
+        conditional = any(opt.when is not None for opt in s.options)   # else no state to read here
+        first = 4 if conditional else 3         # the line of the first option
+        for i, ((_, _, spec), opt) in enumerate(zip(dec.options, s.options)):
+            move = f"_out.append({self.gen.k((i, None))})" if spec is None else \
+                f"_out.extend({self.gen.k(spec)}.payloads(st))"     # (i, cards) moves
+            if opt.when is not None:
+                where[first + len(lines)] = opt.when.pos
+                move = f"if {self.gen.x(opt.when, _TOP)}: {move}"
+            lines.append("    " + move)
+        head = "def _moves(st):\n" + (_HEAD if conditional else "") + "    _out = []\n"
+        return self.gen.define(head + "\n".join(lines) + "\n    return _out\n", "_moves", where)
 
 
 def conjuncts(e) -> list:

@@ -369,7 +369,7 @@ class Flow:
     def decision(self, s) -> Decision:
         """The compiled form of a choose: its legal moves as generated functions."""
         dec = (Simultaneous if s.each_in is not None else Decision)(len(self.decisions), s.name, s.slot, s.pos)
-        dec.max_moves = self.limits.moves
+        dec.max_moves, dec.public = self.limits.moves, s.public
         if s.cards is not None:
             dec.cards = self.choices.card_spec(s.cards, dec)
             dec.moves = dec.cards.payloads
@@ -385,6 +385,6 @@ class Flow:
             dec.options = [(o.name, o.slot, self.choices.card_spec(o.cards, dec, i) if o.cards else None)
                            for i, o in enumerate(s.options)]
             dec.option_slot = self.new_slot()
-            dec.moves = self.choices.option_moves(dec)
+            dec.moves = self.choices.option_moves(dec, s)
         self.decisions.append(dec)
         return dec

@@ -333,6 +333,7 @@ class Option:
     slot: Any                  # local slot the option's cards are bound to, or None
     cards: Any                 # CardChoice or None
     body: list
+    when: Any = None           # Expr: offered only while this holds (None: always)
 
 
 @dataclass(eq=False)
@@ -357,6 +358,7 @@ class ChooseS(Stmt):
     each_slot: Any = None      # each: p in SEATS, the slot of p (every seat chooses, unseen by the others) ...
     each_in: Any = None        # ... and SEATS
     body: list = field(default_factory=list)       # then: run once per seat after all have chosen
+    public: bool = False       # every seat sees the choice as it is made
 
 
 @dataclass(eq=False)

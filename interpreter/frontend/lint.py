@@ -500,7 +500,7 @@ class Linter:
                               f"decision '{s.name}' can never have a legal option: its where condition is always "
                               "false", "fix the condition, or remove where")
             else:
-                dead = [(opt, self.no_cards(opt.cards)) for opt in s.options if opt.cards is not None]
+                dead = [(opt, self.no_option(opt)) for opt in s.options]
                 dead = [(opt, why) for opt, why in dead if why]
                 for opt, why in dead:
                     if len(dead) == len(s.options):
@@ -508,7 +508,17 @@ class Linter:
                                    f"never be taken, {why}")
                     else:
                         message = f"option '{opt.name}' of decision '{s.name}' can never be taken: {why}"
-                    self.warn(opt.cards.cards.pos, "decision-never-legal", message, self.cards_hint(opt.cards))
+                    if opt.cards is not None and not (opt.when is not None and const(opt.when) is False):
+                        self.warn(opt.cards.cards.pos, "decision-never-legal", message, self.cards_hint(opt.cards))
+                    else:
+                        self.warn(opt.when.pos, "decision-never-legal", message,
+                                  "fix the condition, or remove when")
+
+    def no_option(self, opt: ir.Option) -> str:
+        """Why an option can never be taken ('' when it may be)."""
+        if opt.when is not None and const(opt.when) is False:
+            return "its when condition is always false"
+        return self.no_cards(opt.cards) if opt.cards is not None else ""
 
     def no_cards(self, choice: ir.CardChoice) -> str:
         """Why a card choice can never be made ('' when it may be)."""

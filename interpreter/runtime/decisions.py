@@ -130,6 +130,7 @@ class Decision:
     def __init__(self, index: int, name: str, slot: int, pos: Pos):
         self.index, self.name, self.slot, self.pos = index, name, slot, pos
         self.kind = "cards"
+        self.public = False             # public: every seat sees the move (events.for_seat keeps it)
         self.cards: CardSpec | None = None
         self.options: list = []         # [(name, slot, CardSpec or None)]
         self.parts: list = []           # [(name, slot)] of a choice of parts, in their order

@@ -22,7 +22,8 @@ def sees_faces(event: tuple, seat: int) -> bool:
 
 
 def for_seat(program, log: list, seat: int) -> list:
-    """The events as `seat` saw them: hidden faces replaced by a count, others' decisions dropped."""
+    """The events as `seat` saw them: hidden faces replaced by a count, others' decisions dropped
+    (but a public decision's)."""
     out = []
     for event in log:
         kind = event[0]
@@ -30,7 +31,7 @@ def for_seat(program, log: list, seat: int) -> list:
             out.append((MOVE, event[1], event[2], len(event[3]), 0) + tuple(event[5:]))
         elif kind == SHUFFLE and not event[3] >> seat & 1:
             out.append((SHUFFLE, event[1], None, 0))     # the new order only for who sees the zone
-        elif kind == DECIDE and event[1] != seat:
+        elif kind == DECIDE and event[1] != seat and not program.decisions[event[2]].public:
             continue
         elif kind == REVEAL and not event[3] >> seat & 1:
             out.append((REVEAL, event[1], len(event[2]), event[3]))     # who looked is public, not what

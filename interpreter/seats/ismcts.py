@@ -36,7 +36,7 @@ import time
 
 from ..errors import RuleRuntimeError
 from ..runtime.announce import NONE
-from ..runtime.engine import MOVE, REVEAL
+from ..runtime.engine import DECIDE, MOVE, REVEAL
 from .bots import rollout
 from .seat import Bot
 from .worlds import below, evaluations
@@ -219,7 +219,7 @@ class IsmctsBot(Bot):
 
 def seen(program, log: list, mark: int, seat: int):
     """What the seat saw of the events since `mark`: per card move it sees, where to and the cards'
-    types, per reveal to it, the zone and the types, and every announcement (None when it saw none,
+    types, per reveal to it, the zone and the types, every announcement and public decision (None when it saw none,
     or when the world keeps no events: nodes=moves)."""
     if log is None:
         return None
@@ -231,6 +231,8 @@ def seen(program, log: list, mark: int, seat: int):
             out.append((REVEAL, e[1]) + tuple(sorted(ctype[c] for _, c in e[2])))
         elif e[0] == NONE:                              # announced to everyone: the zone and the types
             out.append(e)
+        elif e[0] == DECIDE and program.decisions[e[2]].public:    # a public choice: who chose what
+            out.append((DECIDE, e[1], program.decisions[e[2]].text(e[3])))
     return tuple(out) or None
 
 

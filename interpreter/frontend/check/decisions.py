@@ -20,7 +20,7 @@ def choose(cx: Context, path, item: dict, scope: Scope, block) -> ir.ChooseS:
     by = value(cx, path + ("by",), scope, default=None)
     if by is not None:
         expect(cx, by, {"player", "int"}, "who decides")
-    stmt = ir.ChooseS(pos, name, None, by)
+    stmt = ir.ChooseS(pos, name, None, by, public=public(cx, path, item))
     if each is not None:
         finish_each(cx, stmt, path, item, scope, block, each)
     where = cx.pos(path + ("choose",))
@@ -72,6 +72,17 @@ def own_hand_facing_away(cx: Context, cc) -> None:
                  f"then move top of bottom slot of {base.decl.name}")
 
 
+def public(cx: Context, path, item: dict) -> bool:
+    """public: true, every seat sees the choice as it is made; refused where the choice must stay unseen."""
+    if item.get("public") is not True:
+        return False
+    if "each" in item:
+        cx.error(cx.doc.key_pos(path + ("public",)), f"choose '{item['choose']}' with each is made unseen by the "
+                 "other seats until all have chosen, so public would contradict it", "choose",
+                 "remove public; the choices are told by what then does with them")
+    return True
+
+
 CARD_KEYS = ("where", "count", "min", "max", "same")     # what a card choice says besides its cards
 
 
@@ -79,8 +90,8 @@ def unused_card_keys(cx: Context, path, spec: dict, what: str, keep=frozenset())
     """Report the card-choice keys of a choice that has no cards: they would be ignored."""
     for key in (k for k in CARD_KEYS if k in spec and k not in keep):
         if path[-2:-1] == ("options",) and key == "where":
-            hint = (f"an option without cards is always legal; to offer '{path[-1]}' only sometimes, put the "
-                    "choose under an if (one choose with the option, one without), or give it cards: to pick")
+            hint = (f"an option without cards is always legal; to offer '{path[-1]}' only sometimes, give it "
+                    "when: CONDITION, or give it cards: to pick")
         elif path[-2:-1] == ("options",):
             hint = f"{key} is about the cards an option picks: add cards: ZONE to the option, or remove {key}"
         else:
@@ -98,8 +109,10 @@ def options(cx: Context, stmt: ir.ChooseS, path, item: dict, scope: Scope, block
         if "cards" not in spec:
             unused_card_keys(cx, opath, spec, f"option '{opt}' has no cards: to pick from")
         cards = card_choice(cx, opath, spec, scope) if "cards" in spec else None
+        when = value(cx, opath + ("when",), scope, default=None)      # read before the option binds its name
+        expect(cx, when, {"bool"}, "an option's when condition")
         slot = cx.bind(str(opt), "cards", cx.doc.key_pos(opath)) if cards else None
-        stmt.options.append(ir.Option(str(opt), slot, cards, block(cx, opath + ("do",), scope)))
+        stmt.options.append(ir.Option(str(opt), slot, cards, block(cx, opath + ("do",), scope), when))
     if not stmt.options:
         cx.error(path + ("options",), "a choice needs at least one option", "choose",
                  "name each option under options, e.g. options: {pass: {}, take: {do: [...]}}")

@@ -10,6 +10,7 @@ from .. import ir
 from .context import Context, Scope, Unresolved
 from .decisions import choose
 from .play_order import around_loop, seats_may_leave
+from .reactions import stop_flag, stopping
 from .resolve import resolve, value
 from .simple import simple
 from .together import together
@@ -107,12 +108,19 @@ def around(cx: Context, path, item, scope: Scope) -> list:
     if until is not None:
         expect(cx, until, {"bool"}, "an until condition")
     seat = cx.bind(name, "player", cx.pos(path + ("around",)))
+    do = block(cx, path + ("do",), scope)
+    flag = stop_flag(cx, path, item, do, seat)
+    return stopping(cx, path, item, around_rounds(cx, pos, name, seat, start, until, do), flag)
+
+
+def around_rounds(cx: Context, pos, name: str, seat: int, start, until, do: list) -> list:
+    """The let and the while of an around, its go being `do`."""
     if seats_may_leave(cx):     # seats out of play are passed over, in the direction of play
         done = cx.slot(f"#around@{pos.line}:{pos.col}") if until is None else None
-        return around_loop(cx, pos, seat, start, until, block(cx, path + ("do",), scope), done)
+        return around_loop(cx, pos, seat, start, until, do, done)
     here = ir.Local(pos, "player", seat, name)
     advance = ir.LetS(pos, seat, ir.Func(pos, "player", "next", (here,)))
-    body = block(cx, path + ("do",), scope) + [advance]
+    body = do + [advance]
     if until is not None:
         return [ir.LetS(pos, seat, start), ir.WhileS(pos, ir.NotOp(pos, "bool", until), body)]
     done = cx.slot(f"#around@{pos.line}:{pos.col}")      # seats served so far; no rule can name it

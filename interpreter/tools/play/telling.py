@@ -49,7 +49,7 @@ class Telling:
         """A DECIDE event and the events after it, as all of `viewers` may know them."""
         _, seat, index, move = decide
         dec = self.program.decisions[index]
-        full = set(viewers) <= {seat}
+        full = dec.public or set(viewers) <= {seat}     # public: every seat saw the move itself
         if dec.kind == "value":
             told = Told(dec.name)
             if full or self.tells_apart(dec, move, after, viewers, before, lambda m: m[0]):
