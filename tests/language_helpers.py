@@ -8,6 +8,7 @@ import pytest
 
 from helpers import do, texts  # noqa: F401  (moves by text, as in every ruleset's tests)
 from interpreter.compiler.game import load_game
+from interpreter.errors import RulesetError
 
 @pytest.fixture
 def write(tmp_path):
@@ -56,3 +57,10 @@ def edit(text: str, old: str, new: str) -> str:
 def ok(p, st):
     """Answer the pause decision `go`."""
     do(p, st, "ok")
+
+
+def errors_of(write, text: str) -> list:
+    """(line, col, message) of every diagnostic of a broken ruleset."""
+    with pytest.raises(RulesetError) as exc:
+        load_game(write(text))
+    return [(d.pos.line, d.pos.col, d.message) for d in exc.value.diagnostics]

@@ -8,7 +8,7 @@ from interpreter.compiler.game import load_game
 from interpreter.errors import RulesetError
 from interpreter.seats.registry import make_bot
 from interpreter.tools.records import make_record, replay
-from language_helpers import do, edit, make, names, texts, var, write  # noqa: F401
+from language_helpers import do, edit, errors_of, make, names, texts, var, write  # noqa: F401
 
 GIVE = """
     name: give
@@ -116,11 +116,6 @@ def test_a_parameter_given_a_zone_in_one_call_and_cards_in_another_holds_cards(m
     # seat 0 holds n7 (7), the pile n8 (8 > 4); seat 1 holds n6, n5, n4 (15)
     assert [p.ranking_key(st, seat)[0] for seat in (0, 1)] == [7 + 8, 15 + 8]
 
-
-def errors_of(write, text) -> list:
-    with pytest.raises(RulesetError) as exc:
-        load_game(write(text))
-    return [(d.pos.line, d.pos.col, d.message) for d in exc.value.diagnostics]
 
 
 def test_a_call_with_too_few_arguments_is_an_error_at_the_call(write):

@@ -7,14 +7,14 @@ import random
 import pytest
 
 from interpreter.compiler.game import load_game
-from interpreter.errors import RuleRuntimeError, RulesetError
+from interpreter.errors import RuleRuntimeError
 from interpreter.runtime import engine as E
 from interpreter.runtime.events import describe, for_seat
 from interpreter.seats.registry import make_bot
 from interpreter.seats.worlds import determinise
 from interpreter.seats.views import Observer, view_of
 from interpreter.tools.records import make_record, replay
-from language_helpers import do, edit, make as make2, names, texts, write  # noqa: F401
+from language_helpers import do, edit, errors_of, make as make2, names, texts, write  # noqa: F401
 
 
 @pytest.fixture
@@ -161,11 +161,6 @@ def test_a_game_with_reveals_replays_from_its_record(write):
     assert replay(game, record) == record["result"]
     assert make_record(game, 3, 4, bots(), ["memory", "ismcts", "random"]) == record
 
-
-def errors_of(write, text) -> list:
-    with pytest.raises(RulesetError) as exc:
-        load_game(write(text))
-    return [(d.pos.line, d.pos.col, d.message) for d in exc.value.diagnostics]
 
 
 def test_one_card_can_be_revealed(make):

@@ -5,14 +5,13 @@ from __future__ import annotations
 import pytest
 
 from interpreter.compiler.game import load_game
-from interpreter.errors import RulesetError
 from interpreter.frontend.lint import lint_file
 from interpreter.runtime import engine as E
 from interpreter.runtime.events import for_seat
 from interpreter.seats.registry import make_bot
 from interpreter.seats.views import view_of
 from interpreter.tools.records import make_record, replay
-from language_helpers import do, edit, make as make2, names, texts, write  # noqa: F401
+from language_helpers import do, edit, errors_of, make as make2, names, texts, write  # noqa: F401
 
 PASS = """
     name: pass
@@ -117,11 +116,6 @@ def test_a_game_with_moves_at_once_replays_from_its_record(write):
     record = make_record(game, 3, 2, bots(), ["memory", "ismcts", "random"])
     assert replay(game, record) == record["result"]
 
-
-def errors_of(write, text) -> list:
-    with pytest.raises(RulesetError) as exc:
-        load_game(write(text))
-    return [(d.pos.line, d.pos.col, d.message) for d in exc.value.diagnostics]
 
 
 def test_a_decision_inside_together_is_an_error_at_it(write):
