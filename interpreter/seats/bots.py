@@ -173,7 +173,7 @@ class MemoryBot(Bot):
     # Up to this many gambles of one decision are all valued, not sampled: in one world each
     # shows another hidden card, so together they are the spread of what may be hidden (e.g. how
     # many of the unknown places hold a card that completes a pair), where a sample is a guess.
-    # 16 (not 60) plays as well against random in Sorting Memo at a fraction of the trials.
+    # 16 (not 60) plays as well against random in the shipped memory game at a fraction of the trials.
     all_gambles = 16
     options = (Option("samples", int, "determinised copies for the first step when there are few moves", 1, 1000),
                Option("depth", int, "own consecutive decisions looked through", 1, 100),

@@ -59,7 +59,7 @@ class Seat:
         return self._pending.index
 
     def text(self, move) -> str:
-        """A legal move's canonical text, as records store it (`deliver: 2×paper:1`)."""
+        """A legal move's canonical text, as records store it (`play: 2×red:1`)."""
         return self._pending.text(move)
 
     def world(self, known: set | None = None):
