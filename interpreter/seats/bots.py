@@ -67,7 +67,7 @@ class GreedyBot(Bot):
 
 
 class AutomaBot(Bot):
-    """Determinised Monte-Carlo look-ahead (the "Automa+" of the issue), generic.
+    """Determinised Monte-Carlo look-ahead: each candidate move played on, greedily, to its next turn.
 
     For each of `samples` determinised copies (the same copies for every move, so moves are compared
     on equal worlds) and each candidate move: play the move, then let every seat (this one too) play
