@@ -72,6 +72,8 @@ class Result:
             ties.append("the lowest score wins")
         label = "winner" if not shared else "shared victory"
         won = f"{label}: " + ", ".join(f"seat {k} ({self.who(k)})" for k in winners)
+        if prog.cooperative_fn is not None:         # the table won or lost together
+            won = "the table wins together" if winners else "the table loses together"
         return f"{self.game.name}: final scores after {result['turns']} turns", heads, rows, ties, won
 
     def show_result(self) -> None:
