@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 
 import pytest
 from rich.console import Console
@@ -227,3 +228,13 @@ def test_a_cooperative_game_is_recorded_and_replayed(write, tmp_path, capsys):
         assert main(["record", path, "-n", "2", "--seed", str(seed), "--bots", "greedy", "-o", record]) == 0
         assert main(["replay", record, "--ruleset", path]) == 0
         assert "replay ok" in capsys.readouterr().out
+
+
+def test_the_report_says_the_seats_win_or_lose_together_with_the_tables_win_rate(write, tmp_path, capsys):
+    report = tmp_path / "report.html"
+    assert main(["simulate", write(TINY_STACK), "-n", "2", "--games", "40", "--bots", "greedy", "--jobs", "1",
+                 "--report", str(report)]) == 0
+    page = report.read_text(encoding="utf-8")
+    assert re.search(r"cooperative: seats win or lose together; table wins [\d.]+ % \(95 %: [\d.]+ – [\d.]+ %\); "
+                     r"shared score [\d.]+ \(95 %: [\d.]+ – [\d.]+\)", page)
+    assert "chi-square" not in page
