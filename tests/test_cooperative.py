@@ -238,3 +238,26 @@ def test_the_report_says_the_seats_win_or_lose_together_with_the_tables_win_rate
     assert re.search(r"cooperative: seats win or lose together; table wins [\d.]+ % \(95 %: [\d.]+ – [\d.]+ %\); "
                      r"shared score [\d.]+ \(95 %: [\d.]+ – [\d.]+\)", page)
     assert "chi-square" not in page
+
+
+@pytest.mark.parametrize("goal, win, margin", [("6", 1.0, 6.0), ("7", 0.0, 6.0)])
+def test_the_learning_table_pays_every_seat_the_tables_win_or_the_shared_score(write, goal, win, margin):
+    from interpreter.tools.rl_table import Table
+    path = write(edit(TOGETHER, "goal: {initial: 6}", f"goal: {{initial: {goal}}}"))
+    for payoff, each in (("win", win), ("margin", margin)):
+        table = Table(path, 3, payoff=payoff)
+        table.reset(1)
+        assert table.over and table.payoffs() == [each] * 3
+
+
+def test_a_results_line_of_a_cooperative_run_may_have_no_winner_and_of_another_run_may_not(write, tmp_path, capsys):
+    from interpreter.tools.results import check_line
+    results = str(tmp_path / "results.jsonl")
+    assert main(["simulate", write(TINY_STACK), "-n", "2", "--games", "10", "--jobs", "1", "--json",
+                 "--results", results]) == 0
+    with open(results, encoding="utf-8") as fh:
+        lost = next(r for r in map(json.loads, fh) if r["winners"] == [])
+    check_line(lost)
+    del lost["run"]["cooperative"]
+    with pytest.raises(ValueError, match="winners.* must be a non-empty list"):
+        check_line(lost)
