@@ -261,3 +261,10 @@ def test_a_results_line_of_a_cooperative_run_may_have_no_winner_and_of_another_r
     del lost["run"]["cooperative"]
     with pytest.raises(ValueError, match="winners.* must be a non-empty list"):
         check_line(lost)
+
+
+def test_a_parameter_read_only_by_the_win_condition_is_read(write):
+    from interpreter.compiler.game import file_warnings
+    text = edit(edit(TOGETHER, "win: sum(stack.value) >= goal", "win: sum(stack.value) >= target"),
+                "    vars:\n", "    params:\n      target: 6\n    vars:\n")
+    assert [w.code for w in file_warnings(write(text))] == []
