@@ -268,3 +268,9 @@ def test_a_parameter_read_only_by_the_win_condition_is_read(write):
     text = edit(edit(TOGETHER, "win: sum(stack.value) >= goal", "win: sum(stack.value) >= target"),
                 "    vars:\n", "    params:\n      target: 6\n    vars:\n")
     assert [w.code for w in file_warnings(write(text))] == []
+
+
+def test_every_seat_rates_a_position_by_the_tables_evaluation_worked_out_as_the_first_seat_sees_it(make):
+    p, st = finished(make, TOGETHER + "    bots:\n      eval: sum(stack.value) * 10 + me\n")
+    assert p.evaluations(st) == [60, 60, 60]
+    assert [p.evaluate(st, seat) for seat in range(3)] == [60, 60, 60]
