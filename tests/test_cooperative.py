@@ -274,3 +274,14 @@ def test_every_seat_rates_a_position_by_the_tables_evaluation_worked_out_as_the_
     p, st = finished(make, TOGETHER + "    bots:\n      eval: sum(stack.value) * 10 + me\n")
     assert p.evaluations(st) == [60, 60, 60]
     assert [p.evaluate(st, seat) for seat in range(3)] == [60, 60, 60]
+
+
+def test_the_play_screen_shows_the_tables_shared_score_for_every_seat(write):
+    game = load_game(write(edit(TINY_STACK, "score: count(stack)", "score: count(stack) + me")))
+    out = io.StringIO()
+    s = Session(game, 2, 3, {}, ask=lambda prompt: "q",
+                console=Console(file=out, width=120, highlight=False, color_system=None))
+    assert s.running_scores(1) == ["0", "0"]
+    assert [s.program.score(s.st, seat) for seat in (0, 1)] == [0, 0]
+    s.show(0, s.program.legal_moves(s.st))
+    assert "· score 0 (the table's, shared)" in out.getvalue()

@@ -221,7 +221,8 @@ class Program:
 
     # ---- scoring ----
     def score(self, st: E.State, seat: int) -> int:
-        """The ruleset's score for one seat, as the game stands."""
+        """The ruleset's score for one seat, as the game stands (a cooperative game: the table's, as seat 0 sees it)."""
+        seat = 0 if self.cooperative_fn is not None else seat
         return self.as_seat(st, seat, self.score_fn, self.rules.score.pos)
 
     def evaluate(self, st: E.State, seat: int):

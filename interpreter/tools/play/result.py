@@ -37,6 +37,8 @@ class Result:
         """Every seat's score as it would be if the game ended now, as far as `seat` may know it
         (None where it depends on cards hidden from that seat)."""
         score, fn = self.program.rules.score, self.program.score_fn
+        if self.program.cooperative_fn is not None:     # the table's one score, as seat 0 sees it
+            return [self.known_value(score, fn, 0, seat)] * self.players
         return [self.known_value(score, fn, p, seat) for p in range(self.players)]
 
     def shown_values(self, seat: int) -> list:
