@@ -285,3 +285,15 @@ def test_the_play_screen_shows_the_tables_shared_score_for_every_seat(write):
     assert [s.program.score(s.st, seat) for seat in (0, 1)] == [0, 0]
     s.show(0, s.program.legal_moves(s.st))
     assert "· score 0 (the table's, shared)" in out.getvalue()
+
+
+def test_the_manuals_example_is_the_game_played_here():
+    import os
+    import textwrap
+
+    import yaml
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    with open(os.path.join(root, "docs", "language.md"), encoding="utf-8") as fh:
+        section = fh.read().split("### Playing together: `cooperative`")[1]
+    example = section.split("```yaml\n")[1].split("```")[0]
+    assert yaml.safe_load(example) == yaml.safe_load(textwrap.dedent(TINY_STACK))
