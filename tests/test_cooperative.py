@@ -297,3 +297,21 @@ def test_the_manuals_example_is_the_game_played_here():
         section = fh.read().split("### Playing together: `cooperative`")[1]
     example = section.split("```yaml\n")[1].split("```")[0]
     assert yaml.safe_load(example) == yaml.safe_load(textwrap.dedent(TINY_STACK))
+
+
+def test_ismcts_cut_off_rates_a_cooperative_table_by_its_squashed_shared_value_with_payoff_win_too(make):
+    import math
+    p = make(TINY_STACK)
+    positions = []                       # positions with one card on the stack: the shared value is 1
+    for seed in range(20):
+        st = p.new_state(seed)
+        for move in p.legal_moves(st):
+            after = st.clone()
+            p.apply(after, move)
+            positions += [after] if p.score(after, 0) == 1 and not after.over else []
+    after = positions[0]
+    assert p.score(after, 0) == 1 and not after.over
+    for options in ("", ":payoff=win"):
+        bot = make_bot("ismcts" + options, 1)
+        bot._scale = [0.0, 0]
+        assert bot.payoffs(p, after) == [pytest.approx(0.5 + 0.5 * math.tanh(1))] * 2

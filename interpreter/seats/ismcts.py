@@ -15,7 +15,8 @@ what it remembers kept) and walks the tree in that world:
 
 The payoff of a seat is 1 for a win (a shared win split) and 0 for a loss when the game ends; at
 the cut-off it is its margin (own evaluation − best opponent's, the ruleset's `bots.eval` or score;
-in a cooperative game the win is everyone's whole 1 and the margin is the shared evaluation)
+in a cooperative game the win is everyone's whole 1 and the cut-off is always the squashed shared
+evaluation, `payoff=win` too)
 squashed into [0, 1] by 0.5 + 0.5 tanh(margin / s), s being the mean size of the margins met in
 this search, or with `payoff=win` whether it leads then. Other seats' decisions are made in the
 tree too, from the world of the iteration: their nodes are keyed by the move (interchangeable
@@ -198,7 +199,7 @@ class IsmctsBot(Bot):
             margins = values
         else:
             margins = [v - max(values[:p] + values[p + 1:]) for p, v in enumerate(values)]
-        if self.payoff == "win":
+        if self.payoff == "win" and program.cooperative_fn is None:     # nobody leads a cooperative table
             leaders = [p for p, m in enumerate(margins) if m >= 0]
             return [1 / len(leaders) if p in leaders else 0.0 for p in range(players)]
         scale = self._scale
