@@ -44,6 +44,7 @@ def compile_program(rules: ir.Ruleset, players: int, limits: E.Limits | None = N
         prefix=prefix, end_fn=lam(rules.end_when), score_fn=lam(rules.score),
         tiebreak_fns=[(sign, lam(e)) for sign, e in rules.tiebreak],
         eval_fn=lam(rules.bot_eval) if rules.bot_eval is not None else None,
+        cooperative_fn=lam(rules.cooperative) if rules.cooperative is not None else None,
         initial_code=lambda: initial_code(gen, stmts, prefix), const=const, source=flow.source,
         stat_fns=[lam(s.expr) for s in rules.stats],
         coverage=cov.coverage() if cov is not None else None, lam=lam)

@@ -17,7 +17,7 @@ from .check.constants import check_constant
 from .check.context import Context, Scope, Unresolved
 from .check.declarations import declare_functions, declare_procedures, declare_vars, declare_zones, finish_zone
 from .check.display import check_display
-from .check.ending import check_finish, check_tiebreak
+from .check.ending import check_cooperative, check_finish, check_tiebreak
 from .check.params import check_added_params, check_players, declare_params
 from .check.recursion import check_function_recursion, check_recursion
 from .check.resolve import value
@@ -105,6 +105,7 @@ def check_pass(cx: Context) -> ir.Ruleset:
     score = value(cx, ("score",), Scope(), default=0)
     expect(cx, score, {"int"}, "the score")
     tiebreak = check_tiebreak(cx)
+    cooperative = check_cooperative(cx)
     bot_eval = value(cx, ("bots", "eval"), Scope(), default=None)
     expect(cx, bot_eval, {"int"}, "the bots' rating")
     stats = check_stats(cx)
@@ -118,6 +119,7 @@ def check_pass(cx: Context) -> ir.Ruleset:
         first=first, next=nxt, steps=steps, end_when=end_when, finish=finish, score=score,
         tiebreak=tiebreak, bot_eval=bot_eval, slots=list(cx.slots), sources=cx.doc.sources,
         overrides=cx.overrides, display=display, stats=stats, lowest_wins=cx.get(("wins",)) == "lowest",
+        cooperative=cooperative,
         whenever=whenever, play_order=cx.play_order or None)
     check_added_params(cx, rules)       # needs the finished rules: which params they read
     cx.err.raise_if_any()

@@ -411,6 +411,7 @@ class Ruleset:
     display: dict = field(default_factory=lambda: {"knowledge": "full"})   # how `play` shows a seat's view
     stats: list = field(default_factory=list)      # [Stat] in the order the file gives them
     lowest_wins: bool = False  # wins: lowest (the lowest score wins; the default is the highest)
+    cooperative: Any = None    # cooperative.win: the condition under which the whole table wins; None: each for themselves
     whenever: list = field(default_factory=list)   # [StandingRule] in the order the file gives them
     play_order: Any = None     # (slot of the mask of seats out of play, slot of the direction) when
                                # the rules eliminate, restore or reverse; None: every seat plays, clockwise

@@ -172,7 +172,7 @@ class Linter:
         r = self.rules
         grid = r.display.get("grid") if isinstance(r.display, dict) else None
         return [r.cards, r.zones, r.vars, list(r.functions.values()), list(r.procedures.values()), r.setup,
-                r.first, r.next, r.steps, r.end_when, r.score, r.tiebreak, r.bot_eval, grid, r.stats]
+                r.first, r.next, r.steps, r.end_when, r.score, r.tiebreak, r.bot_eval, r.cooperative, grid, r.stats]
 
     # ---- where cards come from ----
     def learn_sources(self) -> None:

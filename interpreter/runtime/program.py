@@ -34,6 +34,7 @@ class Compiled:
     stat_fns: list = field(default_factory=list)    # f(st, c) per stat of rules.stats, in order
     coverage: object = None     # coverage.Coverage of a program compiled to count coverage, else None
     lam: object = None          # lam(expression) -> f(st, c): compiles another expression of the rules
+    cooperative_fn: object = None   # f(st, c) for a cooperative game's win condition, else None
 
 
 class Program:
@@ -55,6 +56,7 @@ class Program:
         self.code, self.op_pos, self.loops, self.line_pos = c.code, c.op_pos, c.loops, c.line_pos
         self.decisions, self.prefix, self.source = c.decisions, c.prefix, c.source
         self.end_fn, self.score_fn, self.eval_fn, self.tiebreak_fns = c.end_fn, c.score_fn, c.eval_fn, c.tiebreak_fns
+        self.cooperative_fn = c.cooperative_fn
         self.const = c.const
         self.stats = list(zip(rules.stats, c.stat_fns))
         self.stat_names = [s.name for s in rules.stats]
@@ -219,12 +221,14 @@ class Program:
 
     # ---- scoring ----
     def score(self, st: E.State, seat: int) -> int:
-        """The ruleset's score for one seat, as the game stands."""
+        """The ruleset's score for one seat, as the game stands (a cooperative game: the table's, as seat 0 sees it)."""
+        seat = 0 if self.cooperative_fn is not None else seat
         return self.as_seat(st, seat, self.score_fn, self.rules.score.pos)
 
     def evaluate(self, st: E.State, seat: int):
         """The ruleset's bot evaluation for a seat, higher being better: bots.eval, else its score
-        (negated when the lowest score wins)."""
+        (negated when the lowest score wins); in a cooperative game the table's, as the first seat sees it."""
+        seat = 0 if self.cooperative_fn is not None else seat
         if self.eval_fn is None:
             return self.as_seat(st, seat, self.standing_fn, self.rules.score.pos)
         return self.as_seat(st, seat, self.eval_fn, self.rules.bot_eval.pos)
@@ -239,6 +243,8 @@ class Program:
             fn, pos = (self.standing_fn if self.rules.lowest_wins else self.score_fn), self.rules.score.pos
         else:
             fn, pos = self.eval_fn, self.rules.bot_eval.pos
+        if self.cooperative_fn is not None:      # one shared score: every seat rates the table's
+            return [self.as_seat(st, 0, fn, pos)] * self.players
         keep = st.me
         out = []
         try:
@@ -271,7 +277,13 @@ class Program:
             st.me = keep
 
     def result(self, st: E.State) -> dict:
-        """Scores and winners: best score, then the tie-break chain; still tied, all win."""
+        """Scores and winners: best score, then the tie-break chain; still tied, all win. A cooperative
+        game: the shared score for every seat, and every seat or none wins by cooperative.win."""
+        if self.cooperative_fn is not None:
+            shared = self.score(st, 0)
+            won = self.as_seat(st, 0, self.cooperative_fn, self.rules.cooperative.pos)
+            return {"scores": [shared] * self.players, "winners": list(range(self.players)) if won else [],
+                    "turns": st.turn, "moves": st.moves}
         keys = [self.ranking_key(st, p) for p in range(self.players)]
         best = max(keys)
         sign = -1 if self.rules.lowest_wins else 1

@@ -14,7 +14,9 @@ what it remembers kept) and walks the tree in that world:
   back up  each node on the way gains the payoff of the seat that moved into it.
 
 The payoff of a seat is 1 for a win (a shared win split) and 0 for a loss when the game ends; at
-the cut-off it is its margin (own evaluation − best opponent's, the ruleset's `bots.eval` or score)
+the cut-off it is its margin (own evaluation − best opponent's, the ruleset's `bots.eval` or score;
+in a cooperative game the win is everyone's whole 1 and the cut-off is always the squashed shared
+evaluation, `payoff=win` too)
 squashed into [0, 1] by 0.5 + 0.5 tanh(margin / s), s being the mean size of the margins met in
 this search, or with `payoff=win` whether it leads then. Other seats' decisions are made in the
 tree too, from the world of the iteration: their nodes are keyed by the move (interchangeable
@@ -189,13 +191,15 @@ class IsmctsBot(Bot):
         players = program.players
         if world.over:
             winners = program.result(world)["winners"]
+            if getattr(program, "cooperative_fn", None) is not None:      # the table wins or loses together
+                return [1.0 if winners else 0.0] * players
             return [1 / len(winners) if p in winners else 0.0 for p in range(players)]
         values = evaluations(program, world)
-        if players == 1:
+        if players == 1 or getattr(program, "cooperative_fn", None) is not None:
             margins = values
         else:
             margins = [v - max(values[:p] + values[p + 1:]) for p, v in enumerate(values)]
-        if self.payoff == "win":
+        if self.payoff == "win" and getattr(program, "cooperative_fn", None) is None:     # nobody leads a cooperative table
             leaders = [p for p, m in enumerate(margins) if m >= 0]
             return [1 / len(leaders) if p in leaders else 0.0 for p in range(players)]
         scale = self._scale

@@ -107,6 +107,7 @@ def cmd_validate(args) -> int:
     rules = game.rules
     more = f", {plural(len(warnings), 'warning')}" if warnings else ""
     lowest = ", the lowest score wins" if rules.lowest_wins else ""
+    lowest += ", cooperative: the table wins or loses together" if rules.cooperative is not None else ""
     out(f"{args.ruleset}: ok ({game.name}, {players_text(rules.min_players, rules.max_players)}{lowest}){more}")
     return 0
 

@@ -55,6 +55,8 @@ def run_meta(game: Game, players: int, seed: int) -> dict:
             "seed": seed, "overrides": dict(game.overrides)}
     if game.rules.lowest_wins:          # said only when it is so: other runs' lines stay as they were
         meta["wins"] = "lowest"
+    if game.rules.cooperative is not None:
+        meta["cooperative"] = True
     return meta
 
 

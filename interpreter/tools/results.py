@@ -149,8 +149,10 @@ def check_line(r) -> None:
     for field in ("scores", "decisions"):
         need(isinstance(r.get(field), list) and len(r[field]) == p and all(is_number(x) for x in r[field]),
              field, f"a list of {p} numbers")
-    need(isinstance(r.get("winners"), list) and r["winners"] and len(set(r["winners"])) == len(r["winners"])
-         and all(is_int(k) and 0 <= k < p for k in r["winners"]), "winners", f"a non-empty list of seats 0 to {p - 1}")
+    together = run.get("cooperative") is True       # a cooperative table may all lose: no winner
+    need(isinstance(r.get("winners"), list) and (r["winners"] or together) and len(set(r["winners"])) == len(r["winners"])
+         and all(is_int(k) and 0 <= k < p for k in r["winners"]), "winners",
+         f"a {'' if together else 'non-empty '}list of seats 0 to {p - 1}")
     for field in ("turns", "moves"):
         need(is_int(r.get(field)) and r[field] >= 0, field, "a whole number")
     need(isinstance(r.get("choices"), dict) and all(k.isdigit() and is_int(v) and v >= 0

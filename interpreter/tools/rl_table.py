@@ -102,10 +102,14 @@ class Table:
 
     def payoffs(self) -> list:
         """Each seat's payoff: 0 until the game ends; then with payoff "win" its win share (1/k for
-        each of k winners, 0 for the others), with "margin" its score minus the best other score."""
+        each of k winners, 0 for the others), with "margin" its score minus the best other score. A
+        cooperative game: 1 or 0 for every seat as the table won or lost, or the shared score."""
         if not self.state.over:
             return [0.0] * self.players
         result = self.program.result(self.state)
+        if self.program.cooperative_fn is not None:
+            shared = float(result["scores"][0]) if self.payoff == "margin" else float(bool(result["winners"]))
+            return [shared] * self.players
         if self.payoff == "margin":
             scores = result["scores"]
             return [float(s - max(scores[:p] + scores[p + 1:])) for p, s in enumerate(scores)]

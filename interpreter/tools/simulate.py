@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..analysis.intervals import wilson
 from ..analysis.tally import Tally
+from ..analysis.values import mean_of, share_number
 from ..runtime.coverage import plain_points
 from .chunks import Batch, prepare
 from .playing import run_meta
@@ -95,4 +96,12 @@ def summary_of(meta: dict, players: int, seed: int, bot_names: list, tally: Tall
     doc["games_per_second"] = timing["games_per_second"] if timing else None
     doc.update(numbers)
     doc["timing"] = timing
+    if meta.get("cooperative"):
+        doc["cooperative"] = cooperative_numbers(tally, players)
     return doc
+
+
+def cooperative_numbers(tally: Tally, players: int) -> dict:
+    """A cooperative run: the table's win rate (Wilson interval) and the shared score's mean (t interval)."""
+    won = tally.wins_exact()[0] * players if tally.games else 0      # each win is split among all seats
+    return {"table_wins": share_number(float(won), tally.games), "score": mean_of(tally.scores[0])}

@@ -30,7 +30,7 @@ def print_summary(console, doc: dict) -> None:
     """Everything a run measured, for a reader at a terminal (Text, not markup: names are shown as written)."""
     console.print(seat_table(doc))
     m = doc["metrics"]
-    for line in seat_lines(m) + metric_lines(doc, m):
+    for line in (cooperative_lines(doc["cooperative"]) if "cooperative" in doc else seat_lines(m)) + metric_lines(doc, m):
         console.print(Text(line), soft_wrap=True)
     stats = m["stats"]
     for line in stats_lines(doc, stats) if stats else []:
@@ -74,6 +74,12 @@ def seat_table(doc: dict) -> Table:
         table.add_row(str(k), Text(doc["bots"][k]), pm(iv["score_by_seat"][k]), f"{doc['score']['sd_by_seat'][k]:.2f}",
                       pm(iv["wins_by_seat"][k], percent=True))
     return table
+
+
+def cooperative_lines(coop: dict) -> list:
+    """A cooperative run: the table's win rate and shared score, instead of a seat advantage."""
+    return ["cooperative: seats win or lose together",
+            f"table wins {pm(coop['table_wins'], percent=True)}; shared score {pm(coop['score'])}"]
 
 
 def seat_lines(m: dict) -> list:

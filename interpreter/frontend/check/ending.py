@@ -1,4 +1,4 @@
-"""The end of the game: the steps end.finish names, and the tiebreaks."""
+"""The end of the game: the steps end.finish names, the tiebreaks, and a cooperative game's win."""
 from __future__ import annotations
 
 from .context import Context, Scope
@@ -36,3 +36,16 @@ def check_tiebreak(cx: Context) -> list:
         expect(cx, val, {"int"}, f"a tiebreak ({key})")
         out.append((1 if key == "most" else -1, val))
     return out
+
+
+def check_cooperative(cx: Context):
+    """cooperative.win: the condition for the whole table's win (None when the game is not cooperative)."""
+    if cx.get(("cooperative",)) is None:
+        return None
+    for key, why in (("tiebreak", "a tiebreak separates seats"), ("wins", "wins: chooses which seat's score wins")):
+        if cx.get((key,)) is not None:
+            cx.error((key,), f"'{key}' cannot go with cooperative: the seats win or lose together, and {why}",
+                     "schema", f"delete '{key}', or delete cooperative for a game each seat plays for itself")
+    win = value(cx, ("cooperative", "win"), Scope())
+    expect(cx, win, {"bool"}, "the cooperative win condition")
+    return win

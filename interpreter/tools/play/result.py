@@ -37,6 +37,8 @@ class Result:
         """Every seat's score as it would be if the game ended now, as far as `seat` may know it
         (None where it depends on cards hidden from that seat)."""
         score, fn = self.program.rules.score, self.program.score_fn
+        if self.program.cooperative_fn is not None:     # the table's one score, as seat 0 sees it
+            return [self.known_value(score, fn, 0, seat)] * self.players
         return [self.known_value(score, fn, p, seat) for p in range(self.players)]
 
     def shown_values(self, seat: int) -> list:
@@ -72,6 +74,8 @@ class Result:
             ties.append("the lowest score wins")
         label = "winner" if not shared else "shared victory"
         won = f"{label}: " + ", ".join(f"seat {k} ({self.who(k)})" for k in winners)
+        if prog.cooperative_fn is not None:         # the table won or lost together
+            won = "the table wins together" if winners else "the table loses together"
         return f"{self.game.name}: final scores after {result['turns']} turns", heads, rows, ties, won
 
     def show_result(self) -> None:

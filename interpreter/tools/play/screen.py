@@ -267,6 +267,7 @@ class Screen:
         if seat == v.current:
             title += " · to play"
         lowest = " (lowest wins)" if self.program.rules.lowest_wins else ""
+        lowest += " (the table's, shared)" if self.program.cooperative_fn is not None else ""
         return Rule(Text(f"{title} · score {self.score_text(scores, seat)}{lowest}"), align="left")
 
     def table_blocks(self, v, brief: bool, values: list) -> list:

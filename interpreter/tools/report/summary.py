@@ -77,6 +77,8 @@ def header(summary: dict) -> str:
              if isinstance(overrides, dict) and overrides else "none")]
     if summary.get("wins") == "lowest":
         rows.insert(2, ("wins", "the lowest score"))
+    if isinstance(summary.get("cooperative"), dict):
+        rows.insert(2, ("cooperative", "seats win or lose together"))
     seconds, speed = number(summary.get("seconds")), number(summary.get("games_per_second"))
     if seconds is not None:
         rows.append(("time", f"{seconds:.1f} s" + (f" ({speed:.0f} games/s)" if speed is not None else "")))
@@ -92,6 +94,20 @@ def win_rows(summary: dict) -> list:
     return []
 
 
+def cooperative_note(coop: dict) -> str:
+    """A cooperative run's line: the table's win rate and the shared score, each with its 95 % interval."""
+    parts = []
+    for key, words, scale, unit in (("table_wins", "table wins", 100, " %"), ("score", "shared score", 1, "")):
+        got = interval(coop.get(key))
+        if got is None:
+            parts.append(f"{words}: not measured")
+            continue
+        v, lo, hi = got
+        span = f" (95 %: {lo * scale:.1f} – {hi * scale:.1f}{unit})" if lo is not None and hi is not None else ""
+        parts.append(f"{words} {v * scale:.1f}{unit}{span}")
+    return f'<p class="note">cooperative: seats win or lose together; {esc("; ".join(parts))}.</p>'
+
+
 def fair_share(summary: dict):
     """The fair share of wins (1/P)."""
     fair = number(dig(summary, "metrics", "seat_advantage", "fair_share"))
@@ -100,7 +116,10 @@ def fair_share(summary: dict):
 
 
 def advantage_note(summary: dict) -> str:
-    """The chi-square line: can the seats be told apart at this sample size?"""
+    """The chi-square line: can the seats be told apart at this sample size? (A cooperative run: the
+    table's win rate and shared score instead.)"""
+    if isinstance(summary.get("cooperative"), dict):
+        return cooperative_note(summary["cooperative"])
     adv = dig(summary, "metrics", "seat_advantage")
     if not isinstance(adv, dict) or number(adv.get("chi2")) is None:
         return '<p class="na">chi-square test over seats: not measured.</p>'
