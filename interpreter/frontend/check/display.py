@@ -40,7 +40,8 @@ def zone_list(cx: Context, key: str, taken: dict) -> list:
     for i, name in enumerate(cx.get(("display", key), []) or []):
         where = ("display", key, i)
         if name not in cx.zones:
-            hint = cx.suggest(str(name), cx.zones) or f"the zones are {and_([repr(z) for z in cx.zones])}"
+            hint = cx.suggest(str(name), cx.zones) or (f"the zones are {and_([repr(z) for z in cx.zones])}"
+                                                       if cx.zones else "the ruleset declares no zone under zones")
             cx.error(where, f"display.{key} names '{name}', which is not a zone", "name", hint)
         elif name in taken:
             cx.error(where, f"zone '{name}' cannot be {what}: {taken[name]}", "display",
