@@ -46,7 +46,7 @@ class World:
 class OneDecision:
     """The program of World: the mover of ('win',) wins, else seat 0 does."""
 
-    players = 2
+    players, cooperative_fn = 2, None     # each seat for itself, as a Program of such a game
 
     def legal_moves(self, world):
         return list(world.legal)
@@ -116,7 +116,7 @@ class TurnThenGuess:
     """Seat 0 turns a card (its type differs from world to world) or waits, then guesses a or b;
     it wins when its guess fits the card (a for type 0, b for type 1)."""
 
-    players, card_type = 2, [0, 1]
+    players, card_type, cooperative_fn = 2, [0, 1], None
 
     def legal_moves(self, world):
         return [("turn",), ("wait",)] if world.stage == 0 else [("a",), ("b",)]

@@ -191,15 +191,15 @@ class IsmctsBot(Bot):
         players = program.players
         if world.over:
             winners = program.result(world)["winners"]
-            if getattr(program, "cooperative_fn", None) is not None:      # the table wins or loses together
+            if program.cooperative_fn is not None:      # the table wins or loses together
                 return [1.0 if winners else 0.0] * players
             return [1 / len(winners) if p in winners else 0.0 for p in range(players)]
         values = evaluations(program, world)
-        if players == 1 or getattr(program, "cooperative_fn", None) is not None:
+        if players == 1 or program.cooperative_fn is not None:
             margins = values
         else:
             margins = [v - max(values[:p] + values[p + 1:]) for p, v in enumerate(values)]
-        if self.payoff == "win" and getattr(program, "cooperative_fn", None) is None:     # nobody leads a cooperative table
+        if self.payoff == "win" and program.cooperative_fn is None:     # nobody leads a cooperative table
             leaders = [p for p, m in enumerate(margins) if m >= 0]
             return [1 / len(leaders) if p in leaders else 0.0 for p in range(players)]
         scale = self._scale

@@ -49,7 +49,7 @@ def _lay(copy, hidden: list, pool: list) -> None:
 def margin(program, st, seat: int):
     """The seat's evaluation minus the best of the other seats' (a cooperative game: the shared one)."""
     values = evaluations(program, st)
-    if len(values) == 1 or getattr(program, "cooperative_fn", None) is not None:
+    if len(values) == 1 or program.cooperative_fn is not None:
         return values[0]
     return values[seat] - max(values[:seat] + values[seat + 1:])
 
