@@ -16,7 +16,10 @@ from interpreter.errors import RulesetError
 from interpreter.runtime.engine import MOVE
 from interpreter.runtime.events import describe, for_seat
 from interpreter.runtime.tell import TELL
+from interpreter.seats import told as told_deal
+from interpreter.seats.registry import make_bot
 from interpreter.seats.views import view_of
+from interpreter.seats.worlds import determinise
 from language_helpers import do, edit, errors_of, make, write  # noqa: F401
 
 GAME = """
@@ -269,3 +272,96 @@ def test_a_tell_needs_a_where(write):
 def test_a_tell_cannot_stand_inside_together(make):
     with pytest.raises(RulesetError, match="inside together only move, let, if and for may stand, not tell"):
         make(edit(GAME, TOLD, "      - together:\n          - tell 0 about hand(0) where colour == 'red'\n"))
+
+
+# ---------------------------------------------------------------- determinisation and bots
+
+HANABI = """
+    name: slots
+    players: {min: 2, max: 2}
+    cards:
+      c:
+        for: {colour: [red, blue, green], rank: [1, 5]}
+        name: "{colour}:{rank}"
+        start: deck
+    zones:
+      deck: {visible: nobody}
+      hand: {owner: each, visible: others}
+      won: {owner: each, visible: everyone}
+    setup:
+      - shuffle deck
+      - move top 2 of deck to hand(0)
+      - move top 2 of deck to hand(1)
+      - tell 0 about hand(0) where rank == 5
+    turn:
+      steps:
+        - choose: slot
+          from: numbers(count(hand))
+        - move top of bottom slot of hand to won
+    end: {when: "turn > 2"}
+    score: count(won where rank == 1)
+"""
+
+
+def test_every_world_a_seat_is_dealt_keeps_what_it_was_told(make):
+    p = make(HANABI)
+    gen = random.Random(1)
+    hand = p.zone_names.index("hand(0)")
+    for seed in range(6):
+        st = p.new_state(seed, log=True)
+        view = view_of(p, for_seat(p, st.log, 0), 0)
+        facts = view.told("hand(0)")
+        assert sorted(facts) == [0, 1]
+        seen = set()
+        for _ in range(500):
+            world = determinise(p, st, 0, gen, view)
+            for i, c in enumerate(world.zones[hand]):
+                assert p.card_type[c] in facts[i]
+                seen.add((i, p.card_type[c]))
+        assert len(seen) > 2        # still dealt at random within what it was told
+
+
+def test_the_exact_deal_keeps_what_was_told_when_the_greedy_one_is_not_tried(make, monkeypatch):
+    monkeypatch.setattr(told_deal, "TRIES", 0)
+    p = make(HANABI)
+    gen = random.Random(2)
+    hand = p.zone_names.index("hand(0)")
+    st = p.new_state(3, log=True)
+    view = view_of(p, for_seat(p, st.log, 0), 0)
+    facts = view.told("hand(0)")
+    for _ in range(300):
+        world = determinise(p, st, 0, gen, view)
+        assert all(p.card_type[c] in facts[i] for i, c in enumerate(world.zones[hand]))
+
+
+def test_a_seat_told_its_card_is_a_one_is_never_dealt_anything_else(make):
+    text = edit(HANABI, "      - tell 0 about hand(0) where rank == 5\n",
+                "      - tell 0 about top 1 of hand(0) where name == 'red:1'\n")
+    text = edit(text, "      - shuffle deck\n      - move top 2 of deck to hand(0)\n",
+                "      - shuffle deck\n      - move deck where name == 'red:1' to hand(0)\n"
+                "      - move top 1 of deck to bottom of hand(0)\n")
+    p = make(text)
+    st = p.new_state(0, log=True)
+    hand = p.zone_names.index("hand(0)")
+    seat = make_bot("automa", 3).seat_for(p, st, p.legal_moves(st))
+    assert {p.type_names[t] for t in seat.view.told("hand(0)")[1]} == {"red:1"}
+    for world in seat.worlds(3000):
+        assert p.type_names[p.card_type[world.zones[hand][1]]] == "red:1"
+
+
+def ranks(p, st, zone: str) -> list:
+    return [p.type_names[p.card_type[c]].split(":")[1] for c in st.zones[p.zone_names.index(zone)]]
+
+
+@pytest.mark.parametrize("bot", ["greedy", "automa", "memory", "ismcts:iterations=60"])
+def test_a_bot_told_its_card_is_bad_never_plays_it(make, bot):
+    p = make(HANABI)
+    decided = 0
+    for seed in range(12):
+        st = p.new_state(seed, log=True)
+        if sorted(ranks(p, st, "hand(0)")) != ["1", "5"]:
+            continue            # both alike: either card is as good
+        p.play(st, make_bot(bot, seed).choose(p, st, p.legal_moves(st)))
+        assert ranks(p, st, "won(0)") == ["1"]
+        decided += 1
+    assert decided >= 3
