@@ -8,10 +8,14 @@ the others see only who was told about how many cards. The scripted game below p
 """
 from __future__ import annotations
 
+import io
+import json
 import random
 
 import pytest
+from rich.console import Console
 
+from interpreter.compiler.game import load_game
 from interpreter.errors import RulesetError
 from interpreter.runtime.engine import MOVE
 from interpreter.runtime.events import describe, for_seat
@@ -20,6 +24,8 @@ from interpreter.seats import told as told_deal
 from interpreter.seats.registry import make_bot
 from interpreter.seats.views import view_of
 from interpreter.seats.worlds import determinise
+from interpreter.tools.play import Session
+from interpreter.tools.web.table import WebTable
 from language_helpers import do, edit, errors_of, make, write  # noqa: F401
 
 GAME = """
@@ -365,3 +371,42 @@ def test_a_bot_told_its_card_is_bad_never_plays_it(make, bot):
         assert ranks(p, st, "won(0)") == ["1"]
         decided += 1
     assert decided >= 3
+
+
+# ---------------------------------------------------------------- play and the web table
+
+def screen(p_game, seat: int) -> str:
+    """The play screen of the first decision, as `seat` sees it."""
+    s = Session(p_game, 2, 1, {}, ask=lambda prompt: "q", console=Console(file=io.StringIO(), width=100, height=30))
+    out = io.StringIO()
+    s.console = Console(file=out, width=100, height=30, highlight=False, color_system=None)
+    s.show(seat, s.program.legal_moves(s.st), 0)
+    return " ".join(out.getvalue().split())
+
+
+def test_play_shows_a_seat_what_it_was_told_about_each_of_its_cards_in_words(write):
+    g = load_game(write(after("tell 0 about top 1 of hand(0) where rank == 2")))
+    assert "hand: 3 cards — 1: colour red · 2: colour red · 3: not colour red, rank 2" in screen(g, 0)
+    assert "colour red" not in screen(g, 1)
+
+
+def test_play_leaves_a_place_nobody_told_about_as_a_question_mark(write):
+    g = load_game(write(after("move top 1 of deck to hand(0)")))
+    assert "hand: 4 cards — 1: colour red · 2: colour red · 3: not colour red · 4: ?" in screen(g, 0)
+
+
+def test_the_story_tells_the_told_seat_what_it_learnt_and_the_others_only_how_many_cards(write):
+    g = load_game(write(GAME))
+    s = Session(g, 2, 1, {}, ask=lambda prompt: "q", console=Console(file=io.StringIO()))
+    assert "seat 0 was told: 2 cards of hand(0) are colour red, 1 is not" in s.event_lines(s.st.log, [0])
+    assert "seat 0 was told about 3 cards of hand(0)" in s.event_lines(s.st.log, [1])
+
+
+def test_the_web_table_shows_a_seat_what_it_was_told_and_nobody_else(write):
+    table = WebTable(load_game(write(GAME)), 2, 1, {})
+    mine = " ".join(" ".join(part["items"]) for part in table.page(0)["seats"])
+    assert "hand: 3 cards — 1: colour red · 2: colour red · 3: not colour red" in mine
+    for viewer in (1, None):        # the other seat, and a spectator
+        page = table.page(viewer)
+        assert "colour red" not in json.dumps(page)
+        assert "seat 0 was told about 3 cards of hand(0)" in json.dumps(page["log"])
