@@ -17,6 +17,7 @@ from rich.console import Console
 
 from interpreter.compiler.game import load_game
 from interpreter.errors import RulesetError
+from interpreter.frontend.lint import lint_file
 from interpreter.runtime.engine import MOVE
 from interpreter.runtime.events import describe, for_seat
 from interpreter.runtime.tell import TELL
@@ -410,3 +411,32 @@ def test_the_web_table_shows_a_seat_what_it_was_told_and_nobody_else(write):
         page = table.page(viewer)
         assert "colour red" not in json.dumps(page)
         assert "seat 0 was told about 3 cards of hand(0)" in json.dumps(page["log"])
+
+
+# ---------------------------------------------------------------- lint
+
+def test_a_tell_about_cards_the_players_already_see_is_a_lint_warning(write):
+    text = after("tell 0 about table where rank == 1; tell 1 about secret(1) where rank == 1; "
+                 "tell 1 about secret(0) where rank == 1")
+    found = [(d.code, d.pos.line) for d in lint_file(write(text))]
+    assert ("tell-about-seen-cards", 18) in found and ("tell-about-seen-cards", 19) in found
+    assert ("tell-about-seen-cards", 20) not in found and ("tell-about-seen-cards", 17) not in found
+
+
+def test_a_where_in_brackets_picks_the_cards_and_the_last_where_is_what_is_told(make):
+    p = make(after("tell 0 about (hand(0) where colour == 'red') where rank == 1"))
+    st = p.new_state(0, log=True)
+    assert tells(p, st)[1][2] == ((0, True), (1, False))
+    assert told(p, st, 0, "hand(0)") == {0: {"red:1"}, 1: {"red:2", "red:3"}, 2: BLUES}
+
+
+def test_the_manuals_hint_example_tells_the_next_player_about_its_hand(make):
+    text = edit(GAME, "    turn:\n      steps:\n        - choose: go\n          options: {ok: {}, wait: {}}\n",
+                "    turn:\n      steps:\n        - choose: hint\n          from: ['red', 'blue']\n"
+                "        - tell next(me) about hand(next(me)) where colour == hint\n"
+                "        - tell next(me) about top 1 of hand(next(me)) where rank == 5\n")
+    p = make(edit(text, TOLD, "      - move deck where name == 'blue:1' to hand(1)\n"))
+    st = p.new_state(0, log=True)
+    do(p, st, "hint: blue")
+    assert told(p, st, 1, "hand(1)") == {0: BLUES}
+    assert view_of(p, for_seat(p, st.log, 1), 1).told_words("hand(1)") == {0: ["colour blue", "not rank 5"]}
