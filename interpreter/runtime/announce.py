@@ -19,10 +19,10 @@ def announce_none(st, z: int, holds, reps: tuple, pos, zone_names: list) -> None
                                f"card{'s' if n != 1 else ''} (a rule may announce only what is true; "
                                "test it first, e.g. if: count(ZONE where ...) == 0)")
     if st.log is not None:
-        st.log.append((NONE, z, tuple(t for t, c in reps if _holds(holds, c))))
+        st.log.append((NONE, z, tuple(t for t, c in reps if meets(holds, c))))
 
 
-def _holds(holds, c) -> bool:
+def meets(holds, c) -> bool:
     """Whether the condition holds for card c; a type it cannot be worked out for (an attribute its
     kind lacks) is not ruled out: saying less is always safe."""
     try:

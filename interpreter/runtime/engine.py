@@ -349,12 +349,20 @@ def reveal(st: State, cards: list, mask: int) -> None:
     one per zone they lie in, each card with its position from the bottom."""
     if st.log is None or not cards or not mask:
         return
+    for z, lying in where_lie(st, cards).items():
+        st.log.append((REVEAL, z, lying, mask))
+
+
+def where_lie(st: State, cards: list) -> dict:
+    """{zone: ((position from the bottom, card id), ...)} for the given cards (each once), by zone."""
     zones, by_zone = st.zones, {}
     for c in dict.fromkeys(cards):
         by_zone.setdefault(st.loc[c], []).append(c)
+    out = {}
     for z, cs in by_zone.items():
         where = {c: i for i, c in enumerate(zones[z])}
-        st.log.append((REVEAL, z, tuple(sorted((where[c], c) for c in cs)), mask))
+        out[z] = tuple(sorted((where[c], c) for c in cs))
+    return out
 
 
 def seat_mask(seats, table) -> int:

@@ -94,19 +94,18 @@ def told_words(program, event: tuple, seat: int | None, names: list) -> str:
     """'seat 1 was told: 2 cards of hand(1) are colour red, 1 is not', or to a seat not told,
     'seat 1 was told about 3 cards of hand(1)'."""
     _, z, told, mask, _, words = event
-    who = seats_words(mask, program.players)
+    who = f"{seats_words(mask, program.players)} {'was' if mask & (mask - 1) == 0 else 'were'} told"
     if isinstance(told, int) or (seat is not None and not mask >> seat & 1):
         n = told if isinstance(told, int) else len(told)
-        return f"{who} {'was' if mask & (mask - 1) == 0 else 'were'} told about {n} card{'s' if n != 1 else ''} of {names[z]}"
+        return f"{who} about {n} card{'s' if n != 1 else ''} of {names[z]}"
     yes = sum(1 for _, holds in told if holds)
     no = len(told) - yes
-    parts = []
-    if yes:
-        parts.append(f"{yes} card{'s' if yes != 1 else ''} of {names[z]} {'is' if yes == 1 else 'are'} {words}")
-    if no:
-        parts.append((f"{no} {'is' if no == 1 else 'are'} not" if yes else
-                      f"{no} card{'s' if no != 1 else ''} of {names[z]} {'is' if no == 1 else 'are'} {negated(words)}"))
-    return f"{who} {'was' if mask & (mask - 1) == 0 else 'were'} told: " + ", ".join(parts)
+
+    def cards(n: int, what: str) -> str:
+        return f"{n} card{'s' if n != 1 else ''} of {names[z]} {'is' if n == 1 else 'are'} {what}"
+    if not yes:
+        return f"{who}: {cards(no, negated(words))}"
+    return f"{who}: {cards(yes, words)}" + (f", {no} {'is' if no == 1 else 'are'} not" if no else "")
 
 
 def order_words(out: int, way: int, players: int) -> str:

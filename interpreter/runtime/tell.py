@@ -8,8 +8,9 @@ The engine works the answers out itself, so what a seat is told is always true.
 """
 from __future__ import annotations
 
+from .announce import meets
 from .decisions import show
-from .engine import RULE_FAILURES
+from .engine import where_lie
 
 TELL = "tell"
 MARK = "\x00"       # where a value worked out when telling stands in the condition's words
@@ -20,25 +21,10 @@ def tell(st, cards: list, mask: int, holds, reps: tuple, card_type: list, words:
     the condition with MARK where each of `values` goes)."""
     if st.log is None or not cards or not mask:
         return
-    yes = tuple(t for t, c in reps if _holds(holds, c))
-    said = fill(words, values)
-    zones, by_zone = st.zones, {}
-    for c in dict.fromkeys(cards):
-        by_zone.setdefault(st.loc[c], []).append(c)
-    yes_set = set(yes)
-    for z, cs in by_zone.items():
-        where = {c: i for i, c in enumerate(zones[z])}
-        told = tuple(sorted((where[c], card_type[c] in yes_set) for c in cs))
-        st.log.append((TELL, z, told, mask, yes, said))
-
-
-def _holds(holds, c) -> bool:
-    """Whether the condition holds for card c; a type it cannot be worked out for (an attribute its
-    kind lacks) does not meet it."""
-    try:
-        return bool(holds(c))
-    except RULE_FAILURES:
-        return False
+    yes = tuple(t for t, c in reps if meets(holds, c))    # a type lacking an attribute it reads: no
+    said, yes_set = fill(words, values), set(yes)
+    for z, lying in where_lie(st, cards).items():
+        st.log.append((TELL, z, tuple((i, card_type[c] in yes_set) for i, c in lying), mask, yes, said))
 
 
 def fill(words: str, values: tuple) -> str:
