@@ -505,3 +505,8 @@ def test_facts_follow_the_cards_dealt_into_hands(make):
     twos = {"red:2", "blue:2"}
     expected = twos if p.type_names[p.card_type[mine[-1]]] in twos else (REDS | BLUES) - twos
     assert told(p, st, 0, "hand(0)")[3] == expected
+
+
+def test_play_shows_told_facts_as_knowledge_so_not_when_the_ruleset_shows_faces_only(write):
+    g = load_game(write(GAME + "    display:\n      knowledge: faces\n"))
+    assert "hand: 3 cards" in screen(g, 0) and "colour red" not in screen(g, 0)

@@ -83,13 +83,13 @@ class Screen:
             absent = sorted(t for t, n in v.at_most(z).items() if n == 0)
             if absent:      # announced (announce none of): types the zone holds none of
                 text += " — none of: " + ", ".join(self.program.type_names[t] for t in absent)
-        told = self.told_text(v, z)
+        told = self.told_text(v, z) if self.full else ""
         return f"{text} — {told}" if told else text
 
     def told_text(self, v, z: int) -> str:
         """What the seat was told (tell) about the cards of a zone it cannot see, place by place from
         the bottom as a choice of place counts them: '1: colour red · 2: not colour red, not rank 5 · 3: ?';
-        '' when it was told nothing there."""
+        '' when it was told nothing there. Knowledge, as 'known:': shown with display knowledge full."""
         words = v.told_words(z)
         if not words:
             return ""
@@ -106,7 +106,7 @@ class Screen:
         text = plural(size)
         known = v.known_cards(z) if knowledge and self.full and size else None
         text = f"{text}, known: {brief_counts(self.program.type_names, known)}" if known else text
-        told = self.told_text(v, z) if knowledge else ""
+        told = self.told_text(v, z) if knowledge and self.full else ""
         return f"{text} — {told}" if told else text
 
     def var_items(self, v, owner) -> list:
