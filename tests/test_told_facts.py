@@ -28,6 +28,7 @@ from interpreter.seats.registry import make_bot
 from interpreter.seats.views import view_of
 from interpreter.seats.worlds import determinise
 from interpreter.tools.play import Session
+from interpreter.tools.records import make_record, replay
 from interpreter.tools.web.table import WebTable
 from language_helpers import do, edit, errors_of, make, write  # noqa: F401
 
@@ -510,3 +511,12 @@ def test_facts_follow_the_cards_dealt_into_hands(make):
 def test_play_shows_told_facts_as_knowledge_so_not_when_the_ruleset_shows_faces_only(write):
     g = load_game(write(GAME + "    display:\n      knowledge: faces\n"))
     assert "hand: 3 cards" in screen(g, 0) and "colour red" not in screen(g, 0)
+
+
+# ---------------------------------------------------------------- records
+
+def test_a_game_that_tells_facts_replays_from_its_record(write):
+    game = load_game(write(HANABI))
+    for seed in range(3):
+        record = make_record(game, 2, seed, [make_bot("greedy", seed), make_bot("automa", seed)], ["greedy", "automa"])
+        assert replay(game, record) == record["result"]
