@@ -32,7 +32,8 @@ def hidden_zones(prog, seat: int) -> list:
 
 def permute_hidden(prog, st, seat: int, rnd: random.Random, keep=()):
     """A copy of st with the cards hidden from `seat` permuted within and across the zones hidden
-    from it (but those in `keep`), every zone keeping its size; loc follows. Log and all else
+    from it (but those in `keep`), every zone keeping its size; loc follows, and so do the rules'
+    names for cards (a local bound to the top card names the new top card). Log and all else
     unchanged."""
     other = st.clone()
     zones = [z for z in hidden_zones(prog, seat) if z not in keep]
@@ -45,6 +46,10 @@ def permute_hidden(prog, st, seat: int, rnd: random.Random, keep=()):
         i += n
         for c in other.zones[z]:
             other.loc[c] = z
+    now = {old: new for z in zones for old, new in zip(st.zones[z], other.zones[z])}
+    for slot, _ in prog.card_slots:
+        v = other.vars[slot]
+        other.vars[slot] = [now.get(c, c) for c in v] if isinstance(v, list) else now.get(v, v)
     return other
 
 

@@ -47,8 +47,16 @@ def compile_program(rules: ir.Ruleset, players: int, limits: E.Limits | None = N
         cooperative_fn=lam(rules.cooperative) if rules.cooperative is not None else None,
         initial_code=lambda: initial_code(gen, stmts, prefix), const=const, source=flow.source,
         stat_fns=[lam(s.expr) for s in rules.stats],
-        coverage=cov.coverage() if cov is not None else None, lam=lam)
+        coverage=cov.coverage() if cov is not None else None, lam=lam,
+        card_slots=card_slots(rules, flow))
     return Program(rules, players, limits, lay, compiled)
+
+
+def card_slots(rules: ir.Ruleset, flow: Flow) -> tuple:
+    """(slot, holds a list) of every slot whose value is a card id or a list of them: the locals the
+    checker typed as cards, and the flow's own lists of cards a loop goes over."""
+    locals_ = [(i, t == "cards") for i, t in enumerate(rules.slot_types) if t in ("card", "cards")]
+    return tuple(locals_ + [(slot, True) for slot in flow.card_lists])
 
 
 def compile_triggers(gen: CodeGen, check_alike: str, audit=None, cov=None) -> StatementGen:

@@ -35,6 +35,7 @@ class Compiled:
     coverage: object = None     # coverage.Coverage of a program compiled to count coverage, else None
     lam: object = None          # lam(expression) -> f(st, c): compiles another expression of the rules
     cooperative_fn: object = None   # f(st, c) for a cooperative game's win condition, else None
+    card_slots: tuple = ()      # (slot, holds a list) of the slots holding card ids: locals follow places
 
 
 class Program:
@@ -57,6 +58,7 @@ class Program:
         self.decisions, self.prefix, self.source = c.decisions, c.prefix, c.source
         self.end_fn, self.score_fn, self.eval_fn, self.tiebreak_fns = c.end_fn, c.score_fn, c.eval_fn, c.tiebreak_fns
         self.cooperative_fn = c.cooperative_fn
+        self.card_slots = c.card_slots
         self.const = c.const
         self.stats = list(zip(rules.stats, c.stat_fns))
         self.stat_names = [s.name for s in rules.stats]
