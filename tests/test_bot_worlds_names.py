@@ -9,6 +9,7 @@ import random
 from interpreter.compiler.game import load_game
 from interpreter.seats import make_bot
 from interpreter.seats.worlds import determinise, sanitised
+from test_bots import renamed
 
 PEEK = """
 name: Peek
@@ -22,12 +23,15 @@ cards:
 zones:
   deck: {visible: nobody}
   hand: {owner: each, visible: owner}
+vars:
+  held: {initial: "[]"}
 setup: ["shuffle deck", "deal 1 from deck to hand"]
 turn:
   steps:
     - for: c in top 2 of deck                 # a loop's list of hidden cards, held over its decisions
       do:
         - "let secret = top 1 of deck"       # the rules name a card nobody has seen
+        - "set held = [top 2 of deck]"       # and keep a list of hidden cards in a variable
         - choose: action
           options:
             pass: {}
@@ -58,9 +62,8 @@ def relabel_hidden(prog, st, seat: int, rnd: random.Random):
     for z, zone in enumerate(other.zones):
         for c in zone:
             other.loc[c] = z
-    for slot, many in prog.card_slots:
-        v = other.vars[slot]
-        other.vars[slot] = [perm.get(c, c) for c in v] if many and isinstance(v, list) else perm.get(v, v)
+    for slot in prog.card_slots:
+        other.vars[slot] = renamed(other.vars[slot], perm)
     return other
 
 
@@ -87,11 +90,21 @@ def test_the_copy_a_seat_keeps_names_the_card_laid_in_the_named_place(tmp_path):
 def test_a_loops_list_of_hidden_cards_follows_their_places(tmp_path):
     prog = peek(tmp_path)
     deck = prog.zone_base["deck"]
-    (loop_list,) = [slot for slot, many in prog.card_slots if slot >= prog.n_locals]
+    (loop_list,) = [slot for slot in prog.card_slots if prog.n_locals <= slot < prog.var_base["held"]]
     st = prog.new_state(3, log=True)
     places = [st.zones[deck].index(c) for c in st.vars[loop_list]]
     world = determinise(prog, st, st.decider, random.Random(3))
     assert world.vars[loop_list] == [world.zones[deck][i] for i in places] != st.vars[loop_list]
+
+
+def test_a_variable_set_to_hidden_cards_follows_their_places(tmp_path):
+    prog = peek(tmp_path)
+    deck, held = prog.zone_base["deck"], prog.var_base["held"]
+    st = prog.new_state(4, log=True)
+    (cards,) = st.vars[held]
+    places = [st.zones[deck].index(c) for c in cards]
+    world = determinise(prog, st, st.decider, random.Random(4))
+    assert world.vars[held] == [[world.zones[deck][i] for i in places]] != st.vars[held]
 
 
 def test_relabelling_the_hidden_cards_a_rule_names_changes_no_decision_of_any_bot(tmp_path):

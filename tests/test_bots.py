@@ -47,10 +47,14 @@ def permute_hidden(prog, st, seat: int, rnd: random.Random, keep=()):
         for c in other.zones[z]:
             other.loc[c] = z
     now = {old: new for z in zones for old, new in zip(st.zones[z], other.zones[z])}
-    for slot, _ in prog.card_slots:
-        v = other.vars[slot]
-        other.vars[slot] = [now.get(c, c) for c in v] if isinstance(v, list) else now.get(v, v)
+    for slot in prog.card_slots:
+        other.vars[slot] = renamed(other.vars[slot], now)
     return other
+
+
+def renamed(value, now: dict):
+    """value with card ids replaced as `now` says, in lists of any depth."""
+    return [renamed(v, now) for v in value] if isinstance(value, list) else now.get(value, value)
 
 
 def seeded_states(players: int, games: int, log: bool, per_game: int = 3, prog=None, span=(4, 60)):

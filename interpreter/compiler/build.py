@@ -53,10 +53,14 @@ def compile_program(rules: ir.Ruleset, players: int, limits: E.Limits | None = N
 
 
 def card_slots(rules: ir.Ruleset, flow: Flow) -> tuple:
-    """(slot, holds a list) of every slot whose value is a card id or a list of them: the locals the
-    checker typed as cards, and the flow's own lists of cards a loop goes over."""
-    locals_ = [(i, t == "cards") for i, t in enumerate(rules.slot_types) if t in ("card", "cards")]
-    return tuple(locals_ + [(slot, True) for slot in flow.card_lists])
+    """Every slot whose value is a card id or a list of them (maybe of lists): the locals the checker
+    typed as cards, the flow's own lists of cards a loop goes over, the game variables a rule sets to cards."""
+    lay = flow.layout
+    locals_ = [i for i, t in enumerate(rules.slot_types) if t in ("card", "cards")]
+    per_player = {d.name: d.per_player for d in rules.vars}
+    game = [lay.var_base[name] + k for name in rules.card_vars
+            for k in range(lay.players if per_player[name] else 1)]
+    return tuple(locals_ + flow.card_lists + game)
 
 
 def compile_triggers(gen: CodeGen, check_alike: str, audit=None, cov=None) -> StatementGen:

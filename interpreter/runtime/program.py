@@ -35,7 +35,7 @@ class Compiled:
     coverage: object = None     # coverage.Coverage of a program compiled to count coverage, else None
     lam: object = None          # lam(expression) -> f(st, c): compiles another expression of the rules
     cooperative_fn: object = None   # f(st, c) for a cooperative game's win condition, else None
-    card_slots: tuple = ()      # (slot, holds a list) of the slots holding card ids: locals follow places
+    card_slots: tuple = ()      # the slots holding card ids (or lists of them): bots' worlds follow them
 
 
 class Program:
