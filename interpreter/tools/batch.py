@@ -208,7 +208,8 @@ def add_batch_commands(sub, shared) -> None:
                    help="games (default 100), or auto: play until --precision is reached")
     p.add_argument("--precision", type=precision_option, metavar="P",
                    help=f"with --games auto: play batches of {simulate.AUTO_BATCH} games until every seat's "
-                        "95 %% win-share interval is narrower than ±P percentage points")
+                        "95 %% win-share interval (a cooperative game's: the table's win rate) is narrower than "
+                        "±P percentage points")
     p.add_argument("--max-games", type=positive_int, default=100_000, metavar="N",
                    help="with --games auto: stop after N games at most (default 100,000)")
     p.add_argument("--seed", type=int, default=0, metavar="S",
