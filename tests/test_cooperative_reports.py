@@ -10,45 +10,11 @@ import pytest
 
 from interpreter.tools.cli import main
 from language_helpers import edit, write  # noqa: F401
+from test_cooperative import TINY_STACK
 
 # The manual's Tiny Stack with its fuse as a parameter (to compare and sweep variants).
-STACK = """
-    name: Tiny Stack
-    players: {min: 2, max: 3}
-    cards:
-      card:
-        for: {value: [1, 2, 3, 4]}
-        name: "c{value}"
-        count: 3
-        start: draw
-    zones:
-      draw: {visible: nobody}
-      stack: {visible: everyone}
-      discard: {visible: everyone}
-      hand: {owner: each, visible: owner}
-    params:
-      fuses: 2
-    vars:
-      fuse: {initial: fuses}
-    setup: ["shuffle draw", "deal 2 from draw to hand"]
-    turn:
-      steps:
-        - step: play
-          do:
-            - choose: played
-              cards: hand
-              count: 1
-            - if: first(played).value == count(stack) + 1
-              then: ["move played to stack"]
-              else: ["move played to discard", "set fuse = fuse - 1"]
-            - if: count(draw) > 0
-              then: ["move top of draw to hand"]
-    end:
-      when: fuse == 0 or count(stack) == 4 or count(draw) == 0
-    score: count(stack)
-    cooperative:
-      win: count(stack) == 4
-"""
+STACK = edit(TINY_STACK, "    vars:\n      fuse: {initial: 2}\n",
+             "    params:\n      fuses: 2\n    vars:\n      fuse: {initial: fuses}\n")
 
 # The same game, each seat for itself: the seat that played more cards onto the stack wins.
 RACE = edit(edit(STACK, "    cooperative:\n      win: count(stack) == 4\n", ""), "name: Tiny Stack", "name: Race")
