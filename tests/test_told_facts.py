@@ -1,0 +1,271 @@
+"""Told facts: `tell PLAYERS about CARDS where CONDITION` (docs/language.md, "Told facts").
+
+The rules tell seats, of each card, whether a condition on its attributes holds; the engine works
+the answers out, so they are true. A told seat keeps what it learnt per card position (View.told)
+until the card moves (the fact goes with it where the seat can follow it) or the zone is shuffled;
+the others see only who was told about how many cards. The scripted game below puts in hand(0)
+(held facing away: everybody but seat 0 sees it), bottom to top: red:1, red:3, blue:2.
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from interpreter.errors import RulesetError
+from interpreter.runtime.engine import MOVE
+from interpreter.runtime.events import describe, for_seat
+from interpreter.runtime.tell import TELL
+from interpreter.seats.views import view_of
+from language_helpers import do, edit, errors_of, make, write  # noqa: F401
+
+GAME = """
+    name: told
+    players: {min: 2, max: 2}
+    cards:
+      c:
+        for: {colour: [red, blue], rank: [1, 2, 3]}
+        name: "{colour}:{rank}"
+        start: deck
+    zones:
+      deck: {visible: nobody}
+      hand: {owner: each, visible: others}
+      secret: {owner: each, visible: owner}
+      stash: {visible: nobody}
+      table: {visible: everyone}
+    setup:
+      - move deck where name == 'red:1' or name == 'blue:2' or name == 'red:3' to hand(0)
+      - tell 0 about hand(0) where colour == 'red'
+    turn:
+      steps:
+        - choose: go
+          options: {ok: {}, wait: {}}
+    end: {when: "turn > 1"}
+    score: 0
+"""
+TOLD = "      - tell 0 about hand(0) where colour == 'red'\n"
+REDS = {"red:1", "red:2", "red:3"}
+BLUES = {"blue:1", "blue:2", "blue:3"}
+
+
+def after(text: str, game: str = GAME) -> str:
+    """The scripted game with more setup statements after the first tell."""
+    return edit(game, TOLD, TOLD + "".join(f"      - {s}\n" for s in text.split("; ")))
+
+
+def told(p, st, seat: int, zone: str) -> dict:
+    """What `seat` was told of each position of `zone`: {position: set of type names}."""
+    view = view_of(p, for_seat(p, st.log, seat), seat)
+    return {i: {p.type_names[t] for t in ts} for i, ts in view.told(zone).items()}
+
+
+def tells(p, st, seat: int | None = None) -> list:
+    events = st.log if seat is None else for_seat(p, st.log, seat)
+    return [e for e in events if e[0] == TELL]
+
+
+def test_the_seats_told_learn_of_each_card_whether_the_condition_holds(make):
+    p = make(GAME)
+    st = p.new_state(0, log=True)
+    assert told(p, st, 0, "hand(0)") == {0: REDS, 1: REDS, 2: BLUES}
+
+
+def test_a_seat_not_told_sees_only_who_was_told_about_how_many_cards(make):
+    p = make(GAME)
+    st = p.new_state(0, log=True)
+    [event] = tells(p, st, 1)
+    assert event[2:] == (3, 1, None, None)
+    assert describe(p, event, 1) == "seat 0 was told about 3 cards of hand(0)"
+    assert told(p, st, 1, "hand(0)") == {}
+
+
+def test_the_told_seats_read_what_they_were_told_in_words(make):
+    p = make(after("tell 0 about top 1 of hand(0) where rank != 2"))
+    st = p.new_state(0, log=True)
+    first, second = tells(p, st, 0)
+    assert describe(p, first, 0) == "seat 0 was told: 2 cards of hand(0) are colour red, 1 is not"
+    assert describe(p, second, 0) == "seat 0 was told: 1 card of hand(0) is rank 2"
+    view = view_of(p, for_seat(p, st.log, 0), 0)
+    assert view.told_words("hand(0)") == {0: ["colour red"], 1: ["colour red"], 2: ["not colour red", "rank 2"]}
+
+
+def test_the_where_of_top_n_of_is_what_is_told_about_the_top_cards(make):
+    p = make(after("tell 0 about top 1 of hand(0) where rank == 1"))
+    st = p.new_state(0, log=True)
+    assert tells(p, st)[1][2] == ((2, False),)     # blue:2 on top: not a 1 (in a move: the top 1)
+
+
+def test_several_facts_about_one_card_combine(make):
+    p = make(after("tell 0 about hand(0) where rank == 1"))
+    st = p.new_state(0, log=True)
+    assert told(p, st, 0, "hand(0)") == {0: {"red:1"}, 1: {"red:2", "red:3"}, 2: {"blue:2", "blue:3"}}
+
+
+def test_values_worked_out_when_telling_stand_in_the_words(make):
+    p = make(after("let c = 'blue'; tell 0 about hand(0) where colour != c"))
+    st = p.new_state(0, log=True)
+    assert describe(p, tells(p, st, 0)[1], 0) == \
+        "seat 0 was told: 2 cards of hand(0) are not colour blue, 1 is not"
+    assert told(p, st, 0, "hand(0)")[2] == BLUES
+
+
+def test_what_is_told_is_always_the_truth(make):
+    text = edit(GAME, "      - move deck where name == 'red:1' or name == 'blue:2' or name == 'red:3' to hand(0)\n",
+                "      - shuffle deck\n      - move top 3 of deck to hand(0)\n")
+    p = make(edit(text, TOLD, TOLD + "      - tell 0 about hand(0) where rank >= 2\n"))
+    for seed in range(20):
+        st = p.new_state(seed, log=True)
+        truth = [p.type_names[p.card_type[c]] for c in st.zones[p.zone_names.index("hand(0)")]]
+        facts = told(p, st, 0, "hand(0)")
+        assert sorted(facts) == [0, 1, 2]
+        assert all(truth[i] in facts[i] and len(facts[i]) == (2 if truth[i][-1] in "23" else 1) for i in facts)
+
+
+def test_a_told_fact_goes_with_its_card_into_a_zone_the_seat_cannot_see(make):
+    p = make(after("move hand(0) where name == 'red:3' to stash"))
+    st = p.new_state(0, log=True)
+    assert told(p, st, 0, "stash") == {0: REDS}
+
+
+def test_the_facts_of_the_cards_left_close_up_when_a_card_leaves(make):
+    p = make(after("move hand(0) where name == 'red:3' to stash"))
+    st = p.new_state(0, log=True)
+    assert told(p, st, 0, "hand(0)") == {0: REDS, 1: BLUES}
+
+
+def test_a_card_entering_under_a_zone_shifts_its_facts_up(make):
+    p = make(after("move top 1 of deck to bottom of hand(0)"))
+    st = p.new_state(0, log=True)
+    assert told(p, st, 0, "hand(0)") == {1: REDS, 2: REDS, 3: BLUES}
+
+
+def test_a_shuffle_forgets_the_facts_of_its_zone(make):
+    p = make(after("shuffle hand(0)"))
+    assert told(p, p.new_state(0, log=True), 0, "hand(0)") == {}
+
+
+def test_a_card_the_seat_sees_face_up_needs_no_fact(make):
+    p = make(after("move hand(0) where name == 'blue:2' to table"))
+    st = p.new_state(0, log=True)
+    assert told(p, st, 0, "table") == {}
+    assert told(p, st, 0, "hand(0)") == {0: REDS, 1: REDS}
+
+
+def test_facts_follow_cards_moved_together(make):
+    p = make(after("together: [\"move top 1 of hand(0) to stash\", \"move bottom 1 of hand(0) to stash\"]"))
+    st = p.new_state(0, log=True)
+    assert told(p, st, 0, "stash") == {0: BLUES, 1: REDS}
+    assert told(p, st, 0, "hand(0)") == {0: REDS}
+
+
+def test_a_fact_about_a_private_zone_is_dropped_when_a_card_leaves_it_unseen_by_that_seat(make):
+    text = after("move hand(0) to secret(1); tell 0 about secret(1) where rank == 3; "
+                 "move secret(1) where name == 'red:1' to stash")
+    p = make(text)
+    st = p.new_state(0, log=True)
+    assert told(p, st, 0, "secret(1)") == {}        # seat 0 may not know where in secret(1) it lay
+
+
+def test_the_positions_a_private_zone_loses_go_only_to_the_seats_that_see_it(make):
+    p = make(after("move hand(0) to secret(1); move secret(1) where name == 'red:3' to table"))
+    st = p.new_state(0, log=True)
+    last = [e for e in st.log if e[0] == MOVE][-1]
+    assert last[7] == (1,)
+    assert [e for e in for_seat(p, st.log, 1) if e[0] == MOVE][-1][7] == (1,)
+    assert [e for e in for_seat(p, st.log, 0) if e[0] == MOVE][-1][7] is None
+
+
+def test_the_positions_a_hand_held_facing_away_loses_go_to_every_seat(make):
+    p = make(after("move hand(0) where name == 'red:3' to table"))
+    st = p.new_state(0, log=True)
+    for seat in (0, 1):
+        assert [e for e in for_seat(p, st.log, seat) if e[0] == MOVE][-1][7] == (1,)
+
+
+PRIVATE = """
+    name: private
+    players: {min: 2, max: 2}
+    cards:
+      c:
+        for: {colour: [red, blue], rank: [1, 2, 3]}
+        name: "{colour}:{rank}"
+        start: deck
+    zones:
+      deck: {visible: nobody}
+      secret: {owner: each, visible: owner}
+      table: {visible: everyone}
+    setup:
+      - shuffle deck
+      - move top 4 of deck to secret(0)
+      - tell 1 about table where rank == 1
+    turn:
+      steps:
+        - choose: played
+          cards: secret(me)
+          count: 1
+        - move played to table
+    end: {when: "turn > 1"}
+    score: 0
+"""
+
+
+def test_permuting_the_cards_a_seat_has_not_seen_changes_nothing_it_receives(make):
+    p = make(PRIVATE)
+    secret = p.zone_names.index("secret(0)")
+    for seed in range(10):
+        st = p.new_state(seed, log=True)
+        move = p.legal_moves(st)[0]
+        twin = st.clone()
+        random.Random(seed).shuffle(twin.zones[secret])
+        before = len(st.log)
+        p.play(st, move)
+        p.play(twin, move)
+        assert for_seat(p, st.log[before:], 1) == for_seat(p, twin.log[before:], 1)
+        for game in (st, twin):     # its holder is told where the card lay
+            assert [e for e in for_seat(p, game.log[before:], 0) if e[0] == MOVE][0][7] is not None
+
+
+def test_a_game_without_tell_keeps_its_move_events_as_they_were(make):
+    p = make(edit(GAME, TOLD, ""))
+    st = p.new_state(0, log=True)
+    assert all(len(e) == 5 for e in st.log if e[0] == MOVE)
+
+
+def test_the_view_as_a_dictionary_names_what_each_position_may_be(make):
+    p = make(GAME)
+    st = p.new_state(0, log=True)
+    entry = view_of(p, for_seat(p, st.log, 0), 0).to_dict()["zones"]["hand(0)"]
+    assert entry["told"][2] == {"could_be": sorted(BLUES), "words": ["not colour red"]}
+    assert "told" not in view_of(p, for_seat(p, st.log, 1), 1).to_dict()["zones"]["hand(0)"]
+
+
+# ---------------------------------------------------------------- errors
+
+def test_what_is_told_may_not_read_a_zone(write):
+    text = edit(GAME, TOLD, "      - tell 0 about hand(0) where count(table) > 0\n")
+    [(line, col, message)] = errors_of(write, text)
+    assert (line, col) == (17, 38)
+    assert message.startswith("what tell says may depend only on the card's attributes")
+
+
+def test_who_is_told_must_be_players(write):
+    text = edit(GAME, TOLD, "      - tell 'x' about hand(0) where colour == 'red'\n")
+    [(line, col, message)] = errors_of(write, text)
+    assert (line, col) == (17, 10) and "who is told" in message
+
+
+def test_what_is_told_about_must_be_cards(write):
+    text = edit(GAME, TOLD, "      - tell 0 about 3 where colour == 'red'\n")
+    [(line, col, message)] = errors_of(write, text)
+    assert (line, col) == (17, 18) and "what the players are told about" in message
+
+
+def test_a_tell_needs_a_where(write):
+    text = edit(GAME, TOLD, "      - tell 0 about hand(0)\n")
+    [(line, col, message)] = errors_of(write, text)
+    assert (line, col) == (17, 18) and message.startswith("tell needs a where")
+
+
+def test_a_tell_cannot_stand_inside_together(make):
+    with pytest.raises(RulesetError, match="inside together only move, let, if and for may stand, not tell"):
+        make(edit(GAME, TOLD, "      - together:\n          - tell 0 about hand(0) where colour == 'red'\n"))
