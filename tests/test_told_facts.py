@@ -8,15 +8,24 @@ the others see only who was told about how many cards. The scripted game below p
 """
 from __future__ import annotations
 
+import io
+import json
 import random
 
 import pytest
+from rich.console import Console
 
+from interpreter.compiler.game import load_game
 from interpreter.errors import RulesetError
 from interpreter.runtime.engine import MOVE
 from interpreter.runtime.events import describe, for_seat
 from interpreter.runtime.tell import TELL
+from interpreter.seats import told as told_deal
+from interpreter.seats.registry import make_bot
 from interpreter.seats.views import view_of
+from interpreter.seats.worlds import determinise
+from interpreter.tools.play import Session
+from interpreter.tools.web.table import WebTable
 from language_helpers import do, edit, errors_of, make, write  # noqa: F401
 
 GAME = """
@@ -269,3 +278,135 @@ def test_a_tell_needs_a_where(write):
 def test_a_tell_cannot_stand_inside_together(make):
     with pytest.raises(RulesetError, match="inside together only move, let, if and for may stand, not tell"):
         make(edit(GAME, TOLD, "      - together:\n          - tell 0 about hand(0) where colour == 'red'\n"))
+
+
+# ---------------------------------------------------------------- determinisation and bots
+
+HANABI = """
+    name: slots
+    players: {min: 2, max: 2}
+    cards:
+      c:
+        for: {colour: [red, blue, green], rank: [1, 5]}
+        name: "{colour}:{rank}"
+        start: deck
+    zones:
+      deck: {visible: nobody}
+      hand: {owner: each, visible: others}
+      won: {owner: each, visible: everyone}
+    setup:
+      - shuffle deck
+      - move top 2 of deck to hand(0)
+      - move top 2 of deck to hand(1)
+      - tell 0 about hand(0) where rank == 5
+    turn:
+      steps:
+        - choose: slot
+          from: numbers(count(hand))
+        - move top of bottom slot of hand to won
+    end: {when: "turn > 2"}
+    score: count(won where rank == 1)
+"""
+
+
+def test_every_world_a_seat_is_dealt_keeps_what_it_was_told(make):
+    p = make(HANABI)
+    gen = random.Random(1)
+    hand = p.zone_names.index("hand(0)")
+    for seed in range(6):
+        st = p.new_state(seed, log=True)
+        view = view_of(p, for_seat(p, st.log, 0), 0)
+        facts = view.told("hand(0)")
+        assert sorted(facts) == [0, 1]
+        seen = set()
+        for _ in range(500):
+            world = determinise(p, st, 0, gen, view)
+            for i, c in enumerate(world.zones[hand]):
+                assert p.card_type[c] in facts[i]
+                seen.add((i, p.card_type[c]))
+        assert len(seen) > 2        # still dealt at random within what it was told
+
+
+def test_the_exact_deal_keeps_what_was_told_when_the_greedy_one_is_not_tried(make, monkeypatch):
+    monkeypatch.setattr(told_deal, "TRIES", 0)
+    p = make(HANABI)
+    gen = random.Random(2)
+    hand = p.zone_names.index("hand(0)")
+    st = p.new_state(3, log=True)
+    view = view_of(p, for_seat(p, st.log, 0), 0)
+    facts = view.told("hand(0)")
+    for _ in range(300):
+        world = determinise(p, st, 0, gen, view)
+        assert all(p.card_type[c] in facts[i] for i, c in enumerate(world.zones[hand]))
+
+
+def test_a_seat_told_its_card_is_a_one_is_never_dealt_anything_else(make):
+    text = edit(HANABI, "      - tell 0 about hand(0) where rank == 5\n",
+                "      - tell 0 about top 1 of hand(0) where name == 'red:1'\n")
+    text = edit(text, "      - shuffle deck\n      - move top 2 of deck to hand(0)\n",
+                "      - shuffle deck\n      - move deck where name == 'red:1' to hand(0)\n"
+                "      - move top 1 of deck to bottom of hand(0)\n")
+    p = make(text)
+    st = p.new_state(0, log=True)
+    hand = p.zone_names.index("hand(0)")
+    seat = make_bot("automa", 3).seat_for(p, st, p.legal_moves(st))
+    assert {p.type_names[t] for t in seat.view.told("hand(0)")[1]} == {"red:1"}
+    for world in seat.worlds(3000):
+        assert p.type_names[p.card_type[world.zones[hand][1]]] == "red:1"
+
+
+def ranks(p, st, zone: str) -> list:
+    return [p.type_names[p.card_type[c]].split(":")[1] for c in st.zones[p.zone_names.index(zone)]]
+
+
+@pytest.mark.parametrize("bot", ["greedy", "automa", "memory", "ismcts:iterations=60"])
+def test_a_bot_told_its_card_is_bad_never_plays_it(make, bot):
+    p = make(HANABI)
+    decided = 0
+    for seed in range(12):
+        st = p.new_state(seed, log=True)
+        if sorted(ranks(p, st, "hand(0)")) != ["1", "5"]:
+            continue            # both alike: either card is as good
+        p.play(st, make_bot(bot, seed).choose(p, st, p.legal_moves(st)))
+        assert ranks(p, st, "won(0)") == ["1"]
+        decided += 1
+    assert decided >= 3
+
+
+# ---------------------------------------------------------------- play and the web table
+
+def screen(p_game, seat: int) -> str:
+    """The play screen of the first decision, as `seat` sees it."""
+    s = Session(p_game, 2, 1, {}, ask=lambda prompt: "q", console=Console(file=io.StringIO(), width=100, height=30))
+    out = io.StringIO()
+    s.console = Console(file=out, width=100, height=30, highlight=False, color_system=None)
+    s.show(seat, s.program.legal_moves(s.st), 0)
+    return " ".join(out.getvalue().split())
+
+
+def test_play_shows_a_seat_what_it_was_told_about_each_of_its_cards_in_words(write):
+    g = load_game(write(after("tell 0 about top 1 of hand(0) where rank == 2")))
+    assert "hand: 3 cards — 1: colour red · 2: colour red · 3: not colour red, rank 2" in screen(g, 0)
+    assert "colour red" not in screen(g, 1)
+
+
+def test_play_leaves_a_place_nobody_told_about_as_a_question_mark(write):
+    g = load_game(write(after("move top 1 of deck to hand(0)")))
+    assert "hand: 4 cards — 1: colour red · 2: colour red · 3: not colour red · 4: ?" in screen(g, 0)
+
+
+def test_the_story_tells_the_told_seat_what_it_learnt_and_the_others_only_how_many_cards(write):
+    g = load_game(write(GAME))
+    s = Session(g, 2, 1, {}, ask=lambda prompt: "q", console=Console(file=io.StringIO()))
+    assert "seat 0 was told: 2 cards of hand(0) are colour red, 1 is not" in s.event_lines(s.st.log, [0])
+    assert "seat 0 was told about 3 cards of hand(0)" in s.event_lines(s.st.log, [1])
+
+
+def test_the_web_table_shows_a_seat_what_it_was_told_and_nobody_else(write):
+    table = WebTable(load_game(write(GAME)), 2, 1, {})
+    mine = " ".join(" ".join(part["items"]) for part in table.page(0)["seats"])
+    assert "hand: 3 cards — 1: colour red · 2: colour red · 3: not colour red" in mine
+    for viewer in (1, None):        # the other seat, and a spectator
+        page = table.page(viewer)
+        assert "colour red" not in json.dumps(page)
+        assert "seat 0 was told about 3 cards of hand(0)" in json.dumps(page["log"])
