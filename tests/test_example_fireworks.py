@@ -247,6 +247,22 @@ def test_a_clue_is_given_to_the_player_named_and_is_heard_by_everyone():
     assert all("seat 0 chose colour_clue: target=2 hue=green" in told(prog, st, seat) for seat in range(3))
 
 
+def test_the_hands_a_players_bots_imagine_agree_with_every_clue_they_were_told():
+    import random
+    from interpreter.seats.worlds import determinise
+    prog, st = two()
+    do(prog, st, "clue_number")
+    do(prog, st, "number_clue: target=1 number=1")     # seat 1's places 3, 4, 5 are 1s, places 1, 2 are not
+    view = view_of(prog, for_seat(prog, st.log, 1), 1)
+    hand1, gen, seen = prog.zone_names.index("hand(1)"), random.Random(0), set()
+    for _ in range(300):
+        world = determinise(prog, st, 1, gen, view)
+        dealt = [prog.type_names[prog.card_type[c]] for c in world.zones[hand1]]
+        assert [n.endswith("1") for n in dealt] == [False, False, True, True, True]
+        seen.add(tuple(dealt))
+    assert len(seen) > 50                               # still dealt at random within what it was told
+
+
 def test_with_no_clue_token_left_no_clue_can_be_given():
     prog, st = two()
     set_var(prog, st, "clues", 0)
