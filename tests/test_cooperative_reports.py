@@ -71,12 +71,20 @@ def test_the_text_of_a_cooperative_run_shows_the_shared_scores_distribution_and_
     assert "closeness" not in out and "lead changes" not in out and "skill gap" not in out
 
 
-def test_games_auto_plays_until_the_tables_win_rate_is_known_to_the_precision(stack, capsys):
-    doc = run_json(capsys, ["simulate", stack, "-n", "2", "--games", "auto", "--precision", "4", "--jobs", "1",
-                            "--bots", "greedy"])
-    lo, hi = doc["cooperative"]["table_wins"]["ci95"]
-    assert (hi - lo) / 2 < 0.04
-    assert doc["games"] > 200        # one batch is not enough for ±4 points on a win rate near 20 %
+def test_games_auto_plays_until_the_tables_win_rate_is_known_to_the_precision(stack, capsys, tmp_path):
+    from interpreter.analysis.intervals import wilson
+    results = str(tmp_path / "r.jsonl")
+    doc = run_json(capsys, ["simulate", stack, "-n", "2", "--games", "auto", "--precision", "3", "--jobs", "1",
+                            "--bots", "greedy", "--results", results])
+    won = [bool(g["winners"]) for g in sorted(results_of(results), key=lambda g: g["game"])]
+
+    def precise(n, wins):
+        lo, hi = wilson(wins, n)
+        return (hi - lo) / 2 < 0.03
+    # batches of 200 until the table's win rate is known to ±3 points (each seat's half of it would be sooner)
+    stops = [n for n in range(200, len(won) + 1, 200) if precise(n, sum(won[:n]))]
+    assert stops == [doc["games"]]
+    assert any(precise(n, sum(won[:n]) / 2) for n in range(200, doc["games"], 200))
 
 
 def test_analyze_reads_a_cooperative_results_file_as_simulate_gave_it(stack, capsys, tmp_path):
