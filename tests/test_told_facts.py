@@ -17,10 +17,13 @@ from rich.console import Console
 
 from interpreter.compiler.game import load_game
 from interpreter.errors import RulesetError
+from interpreter.frontend.lint import lint_file
 from interpreter.runtime.engine import MOVE
 from interpreter.runtime.events import describe, for_seat
 from interpreter.runtime.tell import TELL
 from interpreter.seats import told as told_deal
+from interpreter.seats.player import Player
+from interpreter.seats.seat import Bot
 from interpreter.seats.registry import make_bot
 from interpreter.seats.views import view_of
 from interpreter.seats.worlds import determinise
@@ -410,3 +413,95 @@ def test_the_web_table_shows_a_seat_what_it_was_told_and_nobody_else(write):
         page = table.page(viewer)
         assert "colour red" not in json.dumps(page)
         assert "seat 0 was told about 3 cards of hand(0)" in json.dumps(page["log"])
+
+
+# ---------------------------------------------------------------- lint
+
+def test_a_tell_about_cards_the_players_already_see_is_a_lint_warning(write):
+    text = after("tell 0 about table where rank == 1; tell 1 about secret(1) where rank == 1; "
+                 "tell 1 about secret(0) where rank == 1")
+    found = [(d.code, d.pos.line) for d in lint_file(write(text))]
+    assert ("tell-about-seen-cards", 18) in found and ("tell-about-seen-cards", 19) in found
+    assert ("tell-about-seen-cards", 20) not in found and ("tell-about-seen-cards", 17) not in found
+
+
+def test_a_where_in_brackets_picks_the_cards_and_the_last_where_is_what_is_told(make):
+    p = make(after("tell 0 about (hand(0) where colour == 'red') where rank == 1"))
+    st = p.new_state(0, log=True)
+    assert tells(p, st)[1][2] == ((0, True), (1, False))
+    assert told(p, st, 0, "hand(0)") == {0: {"red:1"}, 1: {"red:2", "red:3"}, 2: BLUES}
+
+
+def test_the_manuals_hint_example_tells_the_next_player_about_its_hand(make):
+    text = edit(GAME, "    turn:\n      steps:\n        - choose: go\n          options: {ok: {}, wait: {}}\n",
+                "    turn:\n      steps:\n        - choose: hint\n          from: ['red', 'blue']\n"
+                "        - tell next(me) about hand(next(me)) where colour == hint\n"
+                "        - tell next(me) about top 1 of hand(next(me)) where rank == 5\n")
+    p = make(edit(text, TOLD, "      - move deck where name == 'blue:1' to hand(1)\n"))
+    st = p.new_state(0, log=True)
+    do(p, st, "hint: blue")
+    assert told(p, st, 1, "hand(1)") == {0: BLUES}
+    assert view_of(p, for_seat(p, st.log, 1), 1).told_words("hand(1)") == {0: ["colour blue", "not rank 5"]}
+
+
+# ---------------------------------------------------------------- a user's bot
+
+class Peek(Bot):
+    """A user's bot that notes what its seat is given: the facts, the tell events, a few worlds."""
+
+    def __init__(self, seed: int = 0):
+        super().__init__(seed)
+        self.seen = []
+
+    def choose(self, seat):
+        hand = seat.program.zone_names.index(f"hand({seat.number})")
+        worlds = [[seat.program.card_type[c] for c in w.zones[hand]] for w in seat.worlds(200)]
+        self.seen.append((seat.view.told(f"hand({seat.number})"), seat.view.told("hand(1)"),
+                          [e for e in seat.events if e[0] == TELL], worlds))
+        return seat.moves[0]
+
+
+def test_a_users_bot_sees_the_facts_its_seat_was_told_and_nothing_else(make):
+    p = make(edit(HANABI, "      - tell 0 about hand(0) where rank == 5\n",
+                  "      - tell 0 about hand(0) where rank == 5\n      - tell 1 about hand(1) where rank == 1\n"))
+    st = p.new_state(2, log=True)
+    bot = Peek()
+    Player(bot, "peek.py:Peek", builtin=False).choose(p, st, p.legal_moves(st))
+    [(mine, theirs, events, worlds)] = bot.seen
+    truth = [p.card_type[c] for c in st.zones[p.zone_names.index("hand(0)")]]
+    assert sorted(mine) == [0, 1] and all(truth[i] in mine[i] for i in mine)
+    assert theirs == {}                                         # seat 1's facts are seat 1's
+    assert events[1][2:] == (2, 2, None, None)                  # only that seat 1 was told about 2 cards
+    assert all(all(t in mine[i] for i, t in enumerate(w)) for w in worlds)
+
+
+def test_a_draw_from_a_pile_refilled_in_the_middle_forgets_the_facts_of_that_pile(make):
+    text = edit(GAME, "      deck: {visible: nobody}\n", "      deck: {visible: nobody, on_empty: [\"move table to deck\"]}\n")
+    text = after("move deck where name == 'blue:1' to table; tell 0 about deck where rank == 2; "
+                 "move top 3 of deck to stash", text)
+    p = make(text)
+    st = p.new_state(0, log=True)
+    assert len(st.zones[p.zone_names.index("stash")]) == 3      # two from the deck, then the refill
+    assert [e for e in st.log if e[0] == MOVE][-1][7] is None
+    assert told(p, st, 0, "deck") == {} and told(p, st, 0, "stash") == {}
+
+
+def test_a_tell_before_a_draw_that_needs_no_refill_follows_the_cards_drawn(make):
+    p = make(after("tell 0 about deck where rank == 2; move top 2 of deck to stash"))
+    st = p.new_state(0, log=True)
+    deck = [p.type_names[p.card_type[c]] for c in st.zones[p.zone_names.index("deck")]]
+    stash = [p.type_names[p.card_type[c]] for c in st.zones[p.zone_names.index("stash")]]
+    facts = {**{("deck", i): ts for i, ts in told(p, st, 0, "deck").items()},
+             **{("stash", i): ts for i, ts in told(p, st, 0, "stash").items()}}
+    assert len(facts) == 3
+    assert all(name in facts[("deck", i)] for i, name in enumerate(deck))
+    assert all(name in facts[("stash", i)] for i, name in enumerate(stash))
+
+
+def test_facts_follow_the_cards_dealt_into_hands(make):
+    p = make(after("tell 0 about deck where rank == 2; deal 1 from deck to hand"))
+    st = p.new_state(0, log=True)
+    mine = st.zones[p.zone_names.index("hand(0)")]
+    twos = {"red:2", "blue:2"}
+    expected = twos if p.type_names[p.card_type[mine[-1]]] in twos else (REDS | BLUES) - twos
+    assert told(p, st, 0, "hand(0)")[3] == expected

@@ -199,7 +199,7 @@ class Observer:
         src, dst, cards = event[1], event[2], event[3]
         n = cards if isinstance(cards, int) else len(cards)
         where = event[7] if len(event) > 7 and self.program.zone_positions[src] & self.bit else None
-        if len(event) > 6 and event[6] and src in self.landed:
+        if len(event) > 6 and event[6] and event[6] != AT_ONCE_FIRST and src in self.landed:
             where = None                    # positions without the cards that landed in the block
         told = self.told
         facts = told.pop(src, None)
