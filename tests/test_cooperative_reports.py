@@ -87,6 +87,13 @@ def test_games_auto_plays_until_the_tables_win_rate_is_known_to_the_precision(st
     assert any(precise(n, sum(won[:n]) / 2) for n in range(200, doc["games"], 200))
 
 
+def test_games_auto_stopped_by_max_games_says_the_tables_win_rate_was_not_known_yet(stack, capsys):
+    assert main(["simulate", stack, "-n", "2", "--games", "auto", "--precision", "1", "--max-games", "200",
+                 "--jobs", "1"]) == 0
+    assert "warning: stopped at --max-games 200 before the table's win rate was known to ±1.0%" in \
+        capsys.readouterr().err
+
+
 def test_analyze_reads_a_cooperative_results_file_as_simulate_gave_it(stack, capsys, tmp_path):
     results = str(tmp_path / "r.jsonl")
     simulated = run_json(capsys, simulate_args(stack, 40, "--results", results))

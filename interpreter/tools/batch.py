@@ -102,8 +102,8 @@ def cmd_simulate(args) -> int:
         if writer is not None:
             writer.close()
     if args.games is None and doc["games"] >= args.max_games:
-        err(f"warning: stopped at --max-games {args.max_games:,} before every seat's win share was known to "
-            f"±{args.precision:.1%}")
+        what = "the table's win rate" if "cooperative" in doc else "every seat's win share"
+        err(f"warning: stopped at --max-games {args.max_games:,} before {what} was known to ±{args.precision:.1%}")
     code = emit(args, doc)
     if "interrupted" in doc:
         stop = doc["interrupted"]
