@@ -26,6 +26,7 @@ class Layout:
     zone_decl: list = field(default_factory=list)           # ... its declaration
     zone_owner: list = field(default_factory=list)          # ... its owning seat, or None
     zone_vis: list = field(default_factory=list)            # ... the mask of seats that see its faces
+    zone_positions: list = field(default_factory=list)      # ... the mask of seats told where cards leave it
     zone_alike: list = field(default_factory=list)          # ... whether it is declared alike
     zone_base: dict = field(default_factory=dict)           # zone name -> index of its first instance
     family: dict = field(default_factory=dict)              # zone name -> {family index value: position}
@@ -67,6 +68,8 @@ def lay_out_zones(lay: Layout, rules: ir.Ruleset, limits, const_list) -> None:
                 lay.zone_decl.append(decl)
                 lay.zone_owner.append(owner)
                 lay.zone_vis.append(zone_mask(decl.visible, owner, everyone))
+                # the order of a private zone is its holder's secret; any other zone's order is public
+                lay.zone_positions.append(lay.zone_vis[-1] if decl.visible == "owner" else everyone)
                 lay.zone_alike.append(decl.alike)
     lay.zone_width = {d.name: len(lay.family[d.name]) for d in rules.zones}
 

@@ -9,8 +9,9 @@ import re
 
 from ..errors import Diagnostic, RulesetError
 from ..frontend import ir
-from ..runtime import announce
-from . import percard
+from ..runtime import announce, tell
+from . import percard, told
+from ..frontend.check.trees import nodes
 from .fold import NO
 
 
@@ -27,6 +28,8 @@ class StatementGen:
         self.cov = cov      # a CoverageMap (coverage.py) for an instrumented program, else None
         self.taking = None  # inside `together`: the name of the list its moves' cards wait in
         self.standing = None    # source naming the standing rules' check, run after each move and deal
+        # a game whose rules tell facts: its move events carry where the cards lay (engine.log_move)
+        self.at = any(isinstance(x, ir.TellS) for x in nodes(self.rules))
 
     def function_from_block(self, stmts, name: str, head: tuple = ()):
         """Compile a block into a standalone function f(st) (triggers), `head` its first lines."""
@@ -135,14 +138,30 @@ class StatementGen:
             f"{n} += 1", f"if {n} > {gen.limits.loops}: _h.endless({gen.limits.loops}, {gen.k(s.pos)}, st)"])
 
     def l_RevealS(self, s):
+        return [f"E.reveal(st, {self.cards_src(s.cards)}, {self.mask_src(s.seats)})"]   # worked out with or without a log
+
+    def mask_src(self, seats) -> str:
+        """Source for the mask of a player or a list of players (reveal, tell)."""
         gen = self.gen
-        if s.seats.type == "list":
-            mask = f"E.seat_mask({gen.x(s.seats, {})}, {gen.seat_table(list(range(self.layout.players)), s.seats.pos)})"
-        else:
-            mask = f"1 << {gen.seat_src(s.seats, {})}"
-        cards = f"list({gen.x(s.cards, {})})" if s.cards.type != "card" else \
-            f"[_c for _c in ({gen.x(s.cards, {})},) if _c is not None]"      # one card, or none (first of nothing)
-        return [f"E.reveal(st, {cards}, {mask})"]   # worked out with or without a log: the same errors
+        if seats.type == "list":
+            return f"E.seat_mask({gen.x(seats, {})}, {gen.seat_table(list(range(self.layout.players)), seats.pos)})"
+        return f"1 << {gen.seat_src(seats, {})}"
+
+    def cards_src(self, cards) -> str:
+        """Source for a list of the cards of a zone, cards or one card (none: first of nothing)."""
+        gen = self.gen
+        return f"list({gen.x(cards, {})})" if cards.type != "card" else \
+            f"[_c for _c in ({gen.x(cards, {})},) if _c is not None]"
+
+    def l_TellS(self, s):
+        gen, lay = self.gen, self.layout
+        v = gen.fresh("c")
+        inner, _ = percard.loop_env({}, v, open_=False)
+        text, values = told.words(s.cond)
+        vals = "(" + "".join(f"{gen.x(e, {})}, " for e in values) + ")"
+        return [f"{gen.k(tell.tell)}(st, {self.cards_src(s.cards)}, {self.mask_src(s.seats)}, "
+                f"lambda {v}: {gen.x(s.cond, inner)}, {gen.k(announce.representatives(lay.card_type))}, "
+                f"{gen.k(lay.card_type)}, {text!r}, {vals})"]
 
     def l_ShuffleS(self, s):
         gen = self.gen
@@ -175,7 +194,8 @@ class StatementGen:
         base, width, players = self.layout.zone_base[s.dest.name], self.layout.zone_width[s.dest.name], \
             self.layout.players
         k = gen.x(s.count, {}) if self.audit is None else gen.fresh("k")
-        deal = [f"E.deal(st, {k}, {src}, {first}, {base}, {width}, {players}, {trig}, {gen.k(self.layout.zone_vis)})"]
+        deal = [f"E.deal(st, {k}, {src}, {first}, {base}, {width}, {players}, {trig}, {gen.k(self.layout.zone_vis)}"
+                f"{', True' if self.at else ''})"]
         if self.audit is None and self.cov is None:
             return deal
         held = f"sum(len(Z[{base} + _p * {width}]) for _p in range({players}))"
@@ -201,15 +221,22 @@ class StatementGen:
         d, m, g = gen.zone_src(s.dest, {}), gen.fresh("m"), gen.fresh("g")
         if isinstance(src, ir.ZoneRef):
             z, zv = gen.zone_src(src, {}), gen.fresh("z")
-            take = [f"{zv} = Z[{z}]", f"{m} = {zv}[:]", f"{zv}.clear()", f"{g} = [({z}, {m})] if {m} else []"]
+            where = f", tuple(range(len({m})))" if self.at else ""
+            take = [f"{zv} = Z[{z}]", f"{m} = {zv}[:]", f"{zv}.clear()", f"{g} = [({z}, {m}{where})] if {m} else []"]
         elif isinstance(src, ir.TopN) and isinstance(src.cards, ir.ZoneRef):
             self.not_negative(src.count, f"'{'bottom' if src.bottom else 'top'} N of'")
             z = gen.zone_src(src.cards, {})
             n = gen.x(src.count, {}) if src.count is not None else "1"
             trig = self.trigger_names[src.cards.decl.name]
-            take = [f"{m} = E.take_top(st, {z}, {n}, {trig}, {src.bottom})", f"{g} = [({z}, {m})] if {m} else []"]
+            if self.at:
+                ps = gen.fresh("p")
+                take = [f"{m}, {ps} = E.take_top_at(st, {z}, {n}, {trig}, {src.bottom})",
+                        f"{g} = [({z}, {m}, {ps})] if {m} else []"]
+            else:
+                take = [f"{m} = E.take_top(st, {z}, {n}, {trig}, {src.bottom})", f"{g} = [({z}, {m})] if {m} else []"]
         else:
-            take = [f"{m} = list({gen.x(src, {})})", f"{g} = E.remove(st, {m}) if {m} else []"]
+            take = [f"{m} = list({gen.x(src, {})})",
+                    f"{g} = E.{'remove_at' if self.at else 'remove'}(st, {m}) if {m} else []"]
         return take + self.count_move(s, m) + [f"{self.taking}.append(({d}, {g}, {s.bottom}))"]
 
     def l_MoveS(self, s):
@@ -218,7 +245,8 @@ class StatementGen:
             return self.take(s)
         d, src, vis = gen.zone_src(s.dest, {}), s.cards, gen.k(self.layout.zone_vis)
         m, b = gen.fresh("m"), s.bottom
-        log = f"if st.log is not None: E.log_move(st, {{z}}, {d}, {m}, {vis}, {b})"
+        ps = gen.fresh("p") if self.at else "False"      # where the cards lay, in a game that tells facts
+        log = f"if st.log is not None: E.log_move(st, {{z}}, {d}, {m}, {vis}, {b}, {ps})"
         # a zone declared alike: only its moves check the cards' types (the others cost nothing)
         check = (lambda cs: [f"{self.check_alike}(st, {cs}, {d}, {gen.k(s.pos)})"]) \
             if s.dest.decl.alike else (lambda cs: [])
@@ -227,8 +255,9 @@ class StatementGen:
             c = gen.fresh("c")
             same = "" if (z.isdigit() and d.isdigit() and z != d) else f" and {zv} is not Z[{d}]"
             put = f"Z[{d}][0:0] = {m}" if b else f"Z[{d}].extend({m})"
+            where = [f"    {ps} = tuple(range(len({m})))"] if self.at else []
             return self.count_move(s, None) + [f"{zv} = Z[{z}]", f"if {zv}{same}:"] + indent(check(zv)) + [
-                f"    {m} = {zv}[:]", f"    {zv}.clear()", f"    {put}", f"    for {c} in {m}: L[{c}] = {d}",
+                f"    {m} = {zv}[:]"] + where + [f"    {zv}.clear()", f"    {put}", f"    for {c} in {m}: L[{c}] = {d}",
                 "    " + log.format(z=z)] + indent(self.count_move(s, m, ran=False))
         if isinstance(src, ir.TopN):
             self.not_negative(src.count, f"'{'bottom' if src.bottom else 'top'} N of'")
@@ -242,14 +271,17 @@ class StatementGen:
                 pre, post, n = [f"{k} = {n}"], [self.report(s, "top", k, m)], k
             call = f"E.take_top(st, {z}, {n}, {trig}, {src.bottom})"
             take = [f"{m} = {call}"]
-            if n == "1" and not src.bottom:     # the usual one card from the top: taken in place
+            if self.at:
+                take = [f"{m}, {ps} = E.take_top_at(st, {z}, {n}, {trig}, {src.bottom})"]
+            elif n == "1" and not src.bottom:     # the usual one card from the top: taken in place
                 zt = gen.fresh("z")
                 take = [f"{zt} = Z[{z}]", f"{m} = [{zt}.pop()] if {zt} else {'[]' if trig == 'None' else call}"]
             return pre + take + post + self.count_move(s, m) + [f"if {m}:"] + indent(check(m)) + \
                 indent(place(m, d, b, gen.fresh("c"))) + ["    " + log.format(z=z)]
         # cards from several zones land group by group, in the order the events tell it
         # (under a pile, the last group goes first, so that the groups keep their order)
-        groups = f"reversed(E.remove(st, {m}))" if b else f"E.remove(st, {m})"
+        remove = "remove_at" if self.at else "remove"
+        groups = f"reversed(E.{remove}(st, {m}))" if b else f"E.{remove}(st, {m})"
         named = []
         if self.audit is not None and isinstance(src, ir.TopN):
             named = [self.report(s, "pick", gen.x(src.count, {}) if src.count is not None else "1", m)]
@@ -257,12 +289,12 @@ class StatementGen:
             named = [self.report(s, "filter", "1", m)]
         if not s.dest.decl.alike and _reads_no_zone(d):     # d is the same before and after: one call
             return [f"{m} = list({gen.x(src, {})})"] + named + self.count_move(s, m) + [
-                f"if {m}: E.move_cards(st, {m}, {d}, {vis}, {b})"]
+                f"if {m}: E.move_cards(st, {m}, {d}, {vis}, {b}{', True' if self.at else ''})"]
         return [f"{m} = list({gen.x(src, {})})"] + named + self.count_move(s, m) + [
-            f"if {m}:", f"    for _z, _cs in {groups}:"] + \
+            f"if {m}:", f"    for _z, _cs{', _ps' if self.at else ''} in {groups}:"] + \
             indent(indent(check("_cs"))) + [
                 f"        E.place(st, _cs, {d}, {b})",
-                f"        if st.log is not None: E.log_move(st, _z, {d}, _cs, {vis}, {b})"]
+                f"        if st.log is not None: E.log_move(st, _z, {d}, _cs, {vis}, {b}{', _ps' if self.at else ''})"]
 
     def count_move(self, s, cards, ran: bool = True) -> list:
         """Coverage's lines for a move: one run (when `ran`), and the cards moved (the list `cards`)."""

@@ -286,6 +286,13 @@ class AnnounceS(Stmt):
 
 
 @dataclass(eq=False)
+class TellS(Stmt):
+    seats: Expr                # a player, or a list of players
+    cards: Expr                # a zone, cards or a card
+    cond: Expr                 # per card, on its attributes only: each seat learns whether it holds
+
+
+@dataclass(eq=False)
 class IfS(Stmt):
     cond: Expr
     then: list

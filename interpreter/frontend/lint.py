@@ -35,6 +35,7 @@ CODES = {
     "variable-holds-cards": "a variable set to cards: every change of a variable is announced to every seat, so "
                             "each learns which cards they are, hidden ones too",
     "reverse-changes-nothing": "a reverse in a game for at most 2 players: either way round, the other seat is next",
+    "tell-about-seen-cards": "a tell about a zone the players told already see the faces of: it tells them nothing",
     # given by the setup audit (compiler/audit.py), which plays the setup: the linter only reads the rules
     "setup-move-short": "a move or deal of the setup that moved fewer cards than it names (the setup played once)",
 }
@@ -157,6 +158,7 @@ class Linter:
         self.reverses_changing_nothing()
         self.attributes_compared_with_themselves()
         self.variables_holding_cards()
+        self.tells_about_seen_cards()
         return sorted(self.out, key=lambda d: (d.pos.file, d.pos.line, d.pos.col, d.code))
 
     # ---- helpers ----
@@ -481,6 +483,23 @@ class Linter:
                           f"this reverse changes nothing: with {self.rules.max_players} players the other seat "
                           "is next either way round", "remove it, or make the card do what it does with two "
                           "players (e.g. an extra turn)")
+
+    def tells_about_seen_cards(self) -> None:
+        """tell-about-seen-cards: a tell about a face-up zone, or about a private zone to its owner."""
+        for s in self.all_statements:
+            if not isinstance(s, ir.TellS):
+                continue
+            zone = ir.base_of(s.cards)
+            if not isinstance(zone, ir.ZoneRef):
+                continue
+            decl = zone.decl
+            owner = _shape(zone.owner) if zone.owner is not None else _shape(ir.Builtin(None, "player", "me"))
+            if decl.visible == "everyone" or (decl.visible == "owner" and _shape(s.seats) == owner):
+                whose = "every player sees" if decl.visible == "everyone" else "its owner sees"
+                self.warn(s.pos, "tell-about-seen-cards",
+                          f"this tell tells nothing: {whose} the faces of '{decl.name}' already",
+                          "tell about cards the players cannot see (a hand held facing away, visible: others, "
+                          "or a face-down pile), or remove it")
 
     # ---- decisions ----
     def decisions_never_legal(self) -> None:

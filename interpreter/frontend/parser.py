@@ -98,6 +98,9 @@ class _ToNodes(Transformer):
     def announce_none(self, meta, cards):
         return S.AnnounceNone(cards, at=_at(meta))
 
+    def tell(self, meta, seats, cards):
+        return S.Tell(seats, cards, at=_at(meta))
+
     # expressions
     def where(self, meta, cards, cond):
         return S.Where(cards, cond, at=_at(meta))
@@ -185,7 +188,7 @@ _STARTS_VALUE = {"NAME", "NUMBER", "STRING", "LPAR", "LSQB", "MINUS", "_TRUE", "
                  "_BOTTOM"}
 _ENDS_VALUE = {"NAME", "NUMBER", "STRING", "RPAR", "RSQB", "_TRUE", "_FALSE"}
 _STATEMENTS = ("_MOVE", "_SHUFFLE", "_DEAL", "_LET", "_SET", "_EXTRA", "_CALL", "_END", "_REVEAL", "_ANNOUNCE",
-               "_ELIMINATE", "_RESTORE", "_REVERSE")
+               "_ELIMINATE", "_RESTORE", "_REVERSE", "_TELL")
 # The written form of each construct, by the keyword that opens it.
 _FORMS = {"_MOVE": "move CARDS to ZONE", "_SHUFFLE": "shuffle ZONE",
           "_DEAL": "deal COUNT from ZONE to ZONE [starting PLAYER]", "_LET": "let NAME = VALUE",
@@ -194,19 +197,20 @@ _FORMS = {"_MOVE": "move CARDS to ZONE", "_SHUFFLE": "shuffle ZONE",
           "_RESTORE": "restore PLAYER", "_REVERSE": "reverse", "_TOP": "top [COUNT] of CARDS",
           "_BOTTOM": "bottom [COUNT] of CARDS",
           "_IF": "if CONDITION then VALUE else VALUE", "_FOR": "VALUE for NAME in LIST [if CONDITION]",
-          "_ANNOUNCE": "announce none of ZONE where CONDITION"}
+          "_ANNOUNCE": "announce none of ZONE where CONDITION", "_TELL": "tell PLAYERS about CARDS where CONDITION"}
 # Which opening keywords a structural token belongs to.
 _OPENERS = {"_TO": ("_MOVE", "_DEAL", "_REVEAL"), "_FROM": ("_DEAL",), "_STARTING": ("_DEAL",), "EQUAL": ("_LET", "_SET"),
             "_TURN": ("_EXTRA",), "_GAME": ("_END",), "_OF": ("_TOP", "_BOTTOM", "_ANNOUNCE"),
-            "_NONE": ("_ANNOUNCE",), "_THEN": ("_IF",),
+            "_NONE": ("_ANNOUNCE",), "_THEN": ("_IF",), "_ABOUT": ("_TELL",),
             "_ELSE": ("_IF",), "_IN": ("_FOR",)}
 _CLOSES = {"RPAR": "LPAR", "RSQB": "LSQB"}
 _KEYWORDS = {"_MOVE", "_TO", "_SHUFFLE", "_DEAL", "_FROM", "_STARTING", "_LET", "_SET", "_EXTRA", "_TURN", "_CALL",
              "_END", "_GAME", "_REVEAL", "_WHERE", "_TOP", "_BOTTOM", "_OF", "_IF", "_THEN", "_ELSE", "_OR", "_AND",
-             "_NOT", "_IN", "_FOR", "_TRUE", "_FALSE", "_ELIMINATE", "_RESTORE", "_REVERSE", "_ANNOUNCE", "_NONE"}
+             "_NOT", "_IN", "_FOR", "_TRUE", "_FALSE", "_ELIMINATE", "_RESTORE", "_REVERSE", "_ANNOUNCE", "_NONE",
+             "_TELL", "_ABOUT"}
 _OPERATOR_WORDS = ("_WHERE", "_AND", "_OR", "_IN", "_OF")
 _ORDER = ["_TO", "_FROM", "_OF", "_THEN", "_ELSE", "EQUAL", "_IN", "_FOR", "_STARTING", "_TURN", "_GAME", "RPAR",
-          "RSQB", "COMMA", "_NONE"]
+          "RSQB", "COMMA", "_NONE", "_ABOUT"]
 _VALUE_HINT = "a value is a name, a number, a quoted text, a list [...] or an expression in (...)"
 _CHAR_HINTS = {"!": "write 'not' to negate, or '!=' for 'is not equal to'", "&": "write 'and'", "|": "write 'or'",
                "≥": "write '>='", "≤": "write '<='", "≠": "write '!='", "×": "write '*'", "÷": "write '/'",
@@ -335,7 +339,7 @@ class _Syntax:
     def statement_start(self, tok, prev, expected, line, col):
         if self.kind != "stmt" or prev is not None:
             return None
-        forms = "move, shuffle, deal, let, set, extra turn, call, reveal, announce, end game, eliminate, restore or reverse"
+        forms = "move, shuffle, deal, let, set, extra turn, call, reveal, announce, tell, end game, eliminate, restore or reverse"
         if tok.type == "$END":
             return DSLSyntaxError(line, col, "the statement is empty", f"a statement starts with {forms}")
         close = closest(str(tok), [t[1:].lower() for t in _STATEMENTS])

@@ -210,6 +210,14 @@ class AnnounceNone(Node):
 
 
 @dataclass(frozen=True)
+class Tell(Node):
+    """`tell PLAYERS about CARDS where CONDITION`: the players learn, of each card, whether it holds."""
+
+    seats: Node
+    cards: Node                # CARDS where CONDITION
+
+
+@dataclass(frozen=True)
 class ForHead(Node):
     var: str
     iterable: Node

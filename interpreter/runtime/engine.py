@@ -38,7 +38,8 @@ DEFAULT_LIMITS = Limits()
 MAX_OPS_PER_RUN = DEFAULT_LIMITS.steps   # guard: a ruleset that loops without asking anyone
 
 # Event kinds. Events are tuples, kind first (see events.py for who sees what):
-#   (MOVE, from zone, to zone, card ids, mask of seats that see the faces[, bottom[, AT_ONCE(_FIRST)]])
+#   (MOVE, from zone, to zone, card ids, mask of seats that see the faces[, bottom[, AT_ONCE(_FIRST) or 0
+#    [, positions the cards left from]]]) (positions: in a game whose rules `tell`, see log_move)
 #   (SHUFFLE, zone, new order of card ids, mask of seats that see it)   (TURN, seat, turn number)
 #   (DECIDE, seat, decision index, move)   seen by the deciding seat only
 #   (SET, variable name, owner seat or None, value)   (END,)
@@ -165,10 +166,15 @@ def once(trigger):
     return run_trigger
 
 
-def log_move(st: State, src: int, dst: int, cards, vis: list, bottom: bool = False) -> None:
+def log_move(st: State, src: int, dst: int, cards, vis: list, bottom: bool = False, positions=False) -> None:
     """Record that cards went src -> dst, seen by the seats of either zone's visibility.
-    A move to the bottom of dst carries a sixth field, True."""
-    if bottom:
+    A move to the bottom of dst carries a sixth field, True. `positions` (a game whose rules tell
+    facts: a seat's told facts follow the cards, views.py) are where in src each card lay before the
+    move, counted from the bottom, or None when that is not known (a pile refilled while drawing);
+    False: a game without `tell`, whose events carry no positions."""
+    if positions is not False:
+        st.log.append((MOVE, src, dst, tuple(cards), vis[src] | vis[dst], bool(bottom), 0, positions))
+    elif bottom:
         st.log.append((MOVE, src, dst, tuple(cards), vis[src] | vis[dst], True))
     else:
         st.log.append((MOVE, src, dst, tuple(cards), vis[src] | vis[dst]))
@@ -194,7 +200,19 @@ def take_top(st: State, z: int, n: int, trigger, bottom: bool = False) -> list:
     return out
 
 
-def deal(st: State, k: int, z: int, first: int, base: int, width: int, n: int, trigger, vis: list) -> None:
+def take_top_at(st: State, z: int, n: int, trigger, bottom: bool = False) -> tuple:
+    """take_top, and where the cards lay (from the bottom, before the move): None when the pile ran
+    dry and its trigger refilled it in the middle (the cards then came from two different piles)."""
+    zone = st.zones[z]
+    before = len(zone)
+    out = take_top(st, z, n, trigger, bottom)
+    if len(zone) != before - len(out):
+        return out, None
+    return out, tuple(range(len(out))) if bottom else tuple(range(before - 1, before - 1 - len(out), -1))
+
+
+def deal(st: State, k: int, z: int, first: int, base: int, width: int, n: int, trigger, vis: list,
+         at: bool = False) -> None:
     """Deal k cards to each of n players, one at a time from seat `first` on, into the per-player
     zone whose instances start at `base`; stops where it is when the pile (and its trigger) runs dry."""
     zone = st.zones[z]
@@ -204,22 +222,24 @@ def deal(st: State, k: int, z: int, first: int, base: int, width: int, n: int, t
         dealt.reverse()             # the top card first
         zones, loc, log = st.zones, st.loc, st.log
         seats = [base + ((first + i) % n) * width for i in range(n)]
+        top = len(zone) + k * n - 1         # where the first card dealt lay (each is the top in its turn)
         for i, c in enumerate(dealt):
             d = seats[i % n]
             zones[d].append(c)
             loc[c] = d
             if log is not None:
-                log.append((MOVE, z, d, (c,), vis[z] | vis[d]))
+                log.append((MOVE, z, d, (c,), vis[z] | vis[d], False, 0, (top - i,)) if at else
+                           (MOVE, z, d, (c,), vis[z] | vis[d]))
         return
     for _ in range(k):
         for i in range(n):
-            got = take_top(st, z, 1, trigger)
+            got, where = take_top_at(st, z, 1, trigger)
             if not got:
                 return
             d = base + ((first + i) % n) * width
             place(st, got, d)
             if st.log is not None:
-                log_move(st, z, d, got, vis)
+                log_move(st, z, d, got, vis, False, where if at else False)
 
 
 def place(st: State, cards: list, dst: int, bottom: bool = False) -> None:
@@ -251,6 +271,20 @@ def remove(st: State, cards) -> list:
     return list(groups.items())
 
 
+def remove_at(st: State, cards) -> list:
+    """remove, with where each card lay in its zone before: [(zone, [cards], positions)]."""
+    zones, loc = st.zones, st.loc
+    groups: dict = {}
+    for c in cards:
+        groups.setdefault(loc[c], []).append(c)
+    out = []
+    for z, cs in groups.items():
+        where = {c: i for i, c in enumerate(zones[z])}
+        out.append((z, cs, tuple(where[c] for c in cs)))
+        take_out(zones[z], cs)
+    return out
+
+
 def take_out(zone: list, cards) -> None:
     """Remove the given cards from one zone's list: one by one when they are few, else in one pass
     (many removals one by one would cost the zone's length each: a whole hand of thousands)."""
@@ -265,9 +299,17 @@ def take_out(zone: list, cards) -> None:
         zone[:] = kept
 
 
-def move_cards(st: State, cards: list, dst: int, vis: list, bottom: bool = False) -> None:
+def move_cards(st: State, cards: list, dst: int, vis: list, bottom: bool = False, at: bool = False) -> None:
     """Move the given cards (not empty) from wherever they are onto zone dst (or under it), group by
-    group of the zones they come from, as `remove` then `place` would, and log each group."""
+    group of the zones they come from, as `remove` then `place` would, and log each group (`at`: with
+    the positions they left, a game whose rules tell facts)."""
+    if at:
+        groups = remove_at(st, cards)
+        for z, cs, where in (reversed(groups) if bottom else groups):
+            place(st, cs, dst, bottom)
+            if st.log is not None:
+                log_move(st, z, dst, cs, vis, bottom, where)
+        return
     loc = st.loc
     src = loc[cards[0]]
     for c in cards:
@@ -294,10 +336,11 @@ def land(st: State, pending: list, vis: list) -> None:
     left a zone left it before any card of the block landed there (views.py reads it so)."""
     mark = AT_ONCE_FIRST
     for dst, groups, bottom in pending:
-        for z, cs in (reversed(groups) if bottom else groups):
+        for group in (reversed(groups) if bottom else groups):
+            z, cs = group[0], group[1]
             place(st, cs, dst, bottom)
-            if st.log is not None:
-                st.log.append((MOVE, z, dst, tuple(cs), vis[z] | vis[dst], bottom, mark))
+            if st.log is not None:      # a game whose rules tell facts: (zone, cards, positions) groups
+                st.log.append((MOVE, z, dst, tuple(cs), vis[z] | vis[dst], bottom, mark) + tuple(group[2:]))
                 mark = AT_ONCE
 
 

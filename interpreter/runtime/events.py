@@ -6,6 +6,11 @@ left or the zone they entered. A shuffle's new order is seen by the seats that s
 A reveal shows cards where they lie to the seats of its mask; the others see who looked at
 how many cards of which zone.
 An announcement (announce.NONE: a zone holds no card of some types) is seen by every seat.
+A tell (tell.TELL) gives the seats of its mask, per card, whether its condition holds; the others see
+who was told something about how many cards of which zone, not what.
+A move's source positions (the eighth field, in a game whose rules tell facts: engine.log_move) go
+to the seats that see the source zone's faces, and to every seat when the source is not a private
+zone (visible: owner): the order of a private hand is its holder's secret.
 """
 from __future__ import annotations
 
@@ -14,6 +19,7 @@ from collections import Counter
 from .announce import NONE
 from .decisions import show
 from .engine import DECIDE, END, MOVE, ORDER, REVEAL, SET, SHUFFLE, TURN
+from .tell import TELL, negated
 
 
 def sees_faces(event: tuple, seat: int) -> bool:
@@ -27,6 +33,8 @@ def for_seat(program, log: list, seat: int) -> list:
     out = []
     for event in log:
         kind = event[0]
+        if kind == MOVE and len(event) > 7 and not program.zone_positions[event[1]] >> seat & 1:
+            event = event[:7] + (None,)         # where in a private zone the cards were: its holder's secret
         if kind == MOVE and not sees_faces(event, seat):
             out.append((MOVE, event[1], event[2], len(event[3]), 0) + tuple(event[5:]))
         elif kind == SHUFFLE and not event[3] >> seat & 1:
@@ -35,6 +43,8 @@ def for_seat(program, log: list, seat: int) -> list:
             continue
         elif kind == REVEAL and not event[3] >> seat & 1:
             out.append((REVEAL, event[1], len(event[2]), event[3]))     # who looked is public, not what
+        elif kind == TELL and not event[3] >> seat & 1:
+            out.append((TELL, event[1], len(event[2]), event[3], None, None))   # who was told is public, not what
         else:
             out.append(event)
     return out
@@ -61,6 +71,8 @@ def describe(program, event: tuple, seat: int | None = None, zone_names: list | 
             n = cards if isinstance(cards, int) else len(cards)
             return f"{who} looked at {n} card{'s' if n != 1 else ''} of {names[z]}"
         return f"{who} saw {group(program, [c for _, c in cards])} in {names[z]}"
+    if kind == TELL:
+        return told_words(program, event, seat, names)
     if kind == TURN:
         return f"turn {event[2]}: seat {event[1]}"
     if kind == DECIDE:
@@ -76,6 +88,25 @@ def describe(program, event: tuple, seat: int | None = None, zone_names: list | 
         kinds = ", ".join(program.type_names[t] for t in event[2]) or "nothing new"
         return f"{names[event[1]]} holds none of: {kinds}"
     return str(event)
+
+
+def told_words(program, event: tuple, seat: int | None, names: list) -> str:
+    """'seat 1 was told: 2 cards of hand(1) are colour red, 1 is not', or to a seat not told,
+    'seat 1 was told about 3 cards of hand(1)'."""
+    _, z, told, mask, _, words = event
+    who = seats_words(mask, program.players)
+    if isinstance(told, int) or (seat is not None and not mask >> seat & 1):
+        n = told if isinstance(told, int) else len(told)
+        return f"{who} {'was' if mask & (mask - 1) == 0 else 'were'} told about {n} card{'s' if n != 1 else ''} of {names[z]}"
+    yes = sum(1 for _, holds in told if holds)
+    no = len(told) - yes
+    parts = []
+    if yes:
+        parts.append(f"{yes} card{'s' if yes != 1 else ''} of {names[z]} {'is' if yes == 1 else 'are'} {words}")
+    if no:
+        parts.append((f"{no} {'is' if no == 1 else 'are'} not" if yes else
+                      f"{no} card{'s' if no != 1 else ''} of {names[z]} {'is' if no == 1 else 'are'} {negated(words)}"))
+    return f"{who} {'was' if mask & (mask - 1) == 0 else 'were'} told: " + ", ".join(parts)
 
 
 def order_words(out: int, way: int, players: int) -> str:

@@ -47,6 +47,7 @@ class Program:
         self.layout = lay
         self.zone_names, self.zone_decl, self.zone_owner, self.zone_vis = (
             lay.zone_names, lay.zone_decl, lay.zone_owner, lay.zone_vis)
+        self.zone_positions = lay.zone_positions
         self.zone_alike, self.zone_base, self.family, self.zone_width = (
             lay.zone_alike, lay.zone_base, lay.family, lay.zone_width)
         self.var_base, self.n_vars, self.n_locals = lay.var_base, lay.n_vars, lay.n_locals

@@ -45,6 +45,13 @@ What the events do not (yet) tell, and how it is read here:
 - a draw that runs its zone dry logs the zone's on-empty statements before the draw itself: sizes
   are off while those events are read and right again after the draw (K stays sound).
 
+Told facts (`tell`, runtime/tell.py): per zone, one entry per position (None: nothing told), each the
+set of types the card there may be (the intersection of all that was told about it) and the words.
+They follow the cards by the positions move events carry in a game whose rules tell facts (a seat
+not given a private zone's positions, or a draw from a pile refilled in the middle, drops the facts
+of that zone); the cards' facts land with them on top of (or under) the zone they enter; a shuffle
+drops a zone's facts. A position whose face the seat knows needs no fact: View.told leaves it out.
+
 Card ids stay inside the Observer and are only read from moves the seat saw; a View exposes card
 types (ids are dealt in kind order, so an id would name the type of a card never seen).
 Event moves whose cards are a count instead of ids (events.for_seat) are read as unseen moves.
@@ -59,6 +66,7 @@ from typing import Any
 from ..errors import did_you_mean
 from ..runtime.announce import NONE
 from ..runtime.engine import AT_ONCE_FIRST, DECIDE, END, MOVE, ORDER, REVEAL, SET, SHUFFLE, TURN
+from ..runtime.tell import TELL, negated
 
 
 class Observer:
@@ -76,6 +84,7 @@ class Observer:
         self.kinds: list = [set() for _ in range(n)]     # per zone: the card kinds that may be there
         self.most: list = [{} for _ in range(n)]         # per zone: U, {type: at most so many there}
         self.bounded = False                             # some U is set (else moves skip them)
+        self.told: dict = {}     # per zone with a told fact: per position None or (types it may be, words)
         for c, z in enumerate(program.card_start):
             self.slots[z].append(c)
             self.known[z][self.card_type[c]] += 1
@@ -102,7 +111,9 @@ class Observer:
     def observe(self, event: tuple) -> None:
         """Take in one event (as the whole truth, or as events.for_seat gave it to this seat)."""
         kind = event[0]
-        if kind == MOVE and len(event) > 6:
+        if kind == MOVE and self.told:
+            self._carry(event)
+        if kind == MOVE and len(event) > 6 and event[6]:
             self._move_at_once(event)
         elif kind == MOVE:
             self._move(event)
@@ -111,6 +122,7 @@ class Observer:
             self._changed.add(event[1])
             seen = len(event) > 3 and event[3] >> self.seat & 1 and event[2] is not None
             slots[:] = list(event[2]) if seen else [None] * len(slots)
+            self.told.pop(event[1], None)
         elif kind == TURN:
             self.current, self.turn = event[1], event[2]
         elif kind == SET:
@@ -124,6 +136,8 @@ class Observer:
             self.over = True
         elif kind == NONE:
             self._none(event[1], event[2])
+        elif kind == TELL:
+            self._tell(event)
         elif kind != DECIDE:            # decisions show only in what they move
             raise ValueError(f"unknown event {event!r}")
         self.events += 1
@@ -157,6 +171,59 @@ class Observer:
             self.fill[dst] = [] if was_empty else None
             if was_empty and self.known[dst]:
                 self._learn(dst, next(iter(self.known[dst])))
+
+    def _tell(self, event: tuple) -> None:
+        """Told, per card of a zone, whether a condition holds: each position may then be only the types
+        for which it holds (or only the others), on top of what was told about it before."""
+        z, told, mask, yes, words = event[1], event[2], event[3], event[4], event[5]
+        if isinstance(told, int) or not mask & self.bit:
+            return
+        size = len(self.slots[z])
+        facts = self.told.setdefault(z, [None] * size)
+        yes, every = frozenset(yes), self._types
+        for i, holds in told:
+            if i >= len(facts):
+                continue
+            may, said = (yes, words) if holds else (every - yes, negated(words))
+            old = facts[i]
+            facts[i] = (may, (said,)) if old is None else (old[0] & may, old[1] + (said,))
+        self._changed.add(z)
+
+    @cached_property
+    def _types(self) -> frozenset:
+        return frozenset(self.card_type)
+
+    def _carry(self, event: tuple) -> None:
+        """The told facts of the cards that move go with them, when this seat knows where they lay; the
+        facts of the cards that stay close up (a seat that does not know the positions forgets them)."""
+        src, dst, cards = event[1], event[2], event[3]
+        n = cards if isinstance(cards, int) else len(cards)
+        where = event[7] if len(event) > 7 and self.program.zone_positions[src] & self.bit else None
+        if len(event) > 6 and event[6] and event[6] != AT_ONCE_FIRST and src in self.landed:
+            where = None                    # positions without the cards that landed in the block
+        told = self.told
+        facts = told.pop(src, None)
+        moved = [None] * n
+        if facts is not None and where is not None and len(facts) == len(self.slots[src]):
+            gone = set(where)
+            moved = [facts[i] if i < len(facts) else None for i in where]
+            kept = [f for i, f in enumerate(facts) if i not in gone]
+            if any(kept):
+                told[src] = kept
+        if facts is not None:
+            self._changed.add(src)
+        if not any(moved) and dst not in told:
+            return
+        into = told.pop(dst, None)
+        if into is None:
+            into = [None] * (len(self.slots[dst]) - (n if src == dst else 0))
+        if len(event) > 5 and event[5]:
+            into[0:0] = moved
+        else:
+            into.extend(moved)
+        if any(into):
+            told[dst] = into
+        self._changed.add(dst)
 
     def _none(self, z: int, types) -> None:
         """Every seat is told zone z holds no card of these types (the rules checked it is true)."""
@@ -329,16 +396,19 @@ class Observer:
         last view keeps what that view froze (a bot asks for a view at each of its decisions)."""
         ct, frozen = self.card_type, self._frozen
         for z in self._changed:
+            facts = self.told.get(z) or ()
             frozen[z] = (tuple(None if c is None else ct[c] for c in self.slots[z]),
                          tuple(sorted(self.known[z].items())), frozenset(self.kinds[z]),
-                         tuple(sorted(self.most[z].items())))
+                         tuple(sorted(self.most[z].items())),
+                         tuple((i, f[0], f[1]) for i, f in enumerate(facts) if f is not None))
         self._changed.clear()
         if self._vars_frozen is None:
             self._vars_frozen = tuple(sorted(self.vars.items(), key=_var_key))
-        zones, known, kinds, most = zip(*frozen) if frozen else ((), (), (), ())
+        zones, known, kinds, most, told = zip(*frozen) if frozen else ((), (), (), (), ())
         return View(seat=self.seat, zones=zones, known=known, turn=self.turn, current=self.current,
                     over=self.over, vars=self._vars_frozen, program=self.program, kinds=kinds,
-                    out=self.out, way=self.way, most=most if self.bounded else ())
+                    out=self.out, way=self.way, most=most if self.bounded else (),
+                    facts=told if any(told) else ())
 
 
 def view_of(program, log, seat: int) -> "View":
@@ -363,6 +433,7 @@ class View:
     program: Any = field(compare=False, repr=False)
     kinds: tuple = ()  # per zone: the card kinds that may be there (a sound over-estimate)
     most: tuple = ()   # per zone: ((type, at most), ...) the upper bounds U; () when no zone has one
+    facts: tuple = ()  # per zone: ((position, types it may be, words told), ...); () when nothing was told
     out: int = 0       # the seats out of play, a mask (bit s: seat s is out)
     way: int = 1       # the direction of play: 1 in seat order, -1 the other way
 
@@ -406,6 +477,23 @@ class View:
         """U: {type: at most so many in the zone} for the types with a bound (0: none there)."""
         return dict(self.most[self.zone(z)]) if self.most else {}
 
+    def told(self, z) -> dict:
+        """{index from the bottom: set of types the card there may be} for every position of the zone
+        whose face this seat does not know and about which it was told something (`tell`)."""
+        return {i: set(may) for i, may, _ in self._facts(z)}
+
+    def told_words(self, z) -> dict:
+        """{index from the bottom: [what this seat was told about that card, in words]}, as told()."""
+        return {i: list(words) for i, _, words in self._facts(z)}
+
+    def _facts(self, z) -> list:
+        """The zone's told facts, (position, types, words), at the positions whose face is not known."""
+        if not self.facts:
+            return []
+        z = self.zone(z)
+        faces = self.zones[z]
+        return [f for f in self.facts[z] if f[0] < len(faces) and faces[f[0]] is None]
+
     def unknown(self, z) -> int:
         """How many of the zone's cards are not known to this seat."""
         z = self.zone(z)
@@ -448,6 +536,9 @@ class View:
                 entry["could_be"] = by_name(self.could_be_in(z))
                 if self.at_most(z):
                     entry["at_most"] = by_name(self.at_most(z))
+                if self._facts(z):
+                    entry["told"] = {i: {"could_be": sorted(names[t] for t in may), "words": list(words)}
+                                     for i, may, words in self._facts(z)}
             zones[label] = entry
         return {"seat": self.seat, "turn": self.turn, "current": self.current, "over": self.over,
                 "vars": {name + ("" if owner is None else f"({owner})"): v for (name, owner), v in self.vars},

@@ -14,6 +14,7 @@ import random
 
 from ..runtime import rng
 from .bounded import deal_bounded
+from .told import deal_told
 
 
 def sanitised(program, st, seat: int):
@@ -135,11 +136,24 @@ def _deal_with_knowledge(program, copy, hidden: list, pool: list, view, gen: ran
     by_type: dict = {}
     for c in pool:                          # in id order: ids of one type are interchangeable
         by_type.setdefault(ctype[c], []).append(c)
-    placed = {z: _deal_known(view, z, by_type, gen, known) for z in hidden}
+    told = {z: view.told(z) for z in hidden} if view.facts else {}
+    told = {z: facts for z, facts in told.items() if facts}
+    placed = {z: _deal_known(view, z, by_type, gen, known, told.get(z)) for z in hidden}
     most = {z: dict(view.most[z]) for z in hidden if view.most[z]} if view.most else None
-    if most:        # the rules said what some zones hold none of (announce none of): bounded.py
-        deal_bounded(program, placed, by_type, view.kinds, most, gen, below, shuffle)
+    if told:        # the rules told the seat what some of these cards are (tell): told.py
+        deal_told(program, placed, by_type, view.kinds, most or {}, told, gen, below, shuffle,
+                  lambda trial, left: _fill_rest(program, hidden, trial, left, view.kinds, most, gen))
         _lay_placed(copy, hidden, placed)
+        return
+    _fill_rest(program, hidden, placed, by_type, view.kinds, most, gen)
+    _lay_placed(copy, hidden, placed)
+
+
+def _fill_rest(program, hidden: list, placed: dict, by_type: dict, kinds, most, gen: random.Random) -> None:
+    """The free places of `placed` (None) dealt from the cards left in `by_type`: within the upper
+    bounds when some zone has one (bounded.py), else each place drawn evenly among the cards of its kinds."""
+    if most:        # the rules said what some zones hold none of (announce none of): bounded.py
+        deal_bounded(program, placed, by_type, kinds, most, gen, below, shuffle)
         return
     kind_of = program.attr_tables["kind"]
     by_kind: dict = {}
@@ -147,7 +161,6 @@ def _deal_with_knowledge(program, copy, hidden: list, pool: list, view, gen: ran
         for c in cs:
             by_kind.setdefault(kind_of[c], []).append(c)
     free = [(z, i) for z in hidden for i, c in enumerate(placed[z]) if c is None]
-    kinds = view.kinds
     if kinds and len({kinds[z] for z in hidden}) > 1:
         # Places of different kinds: the order they are filled in matters, so it is drawn, the
         # most constrained first. (Where every place may hold the same, one draw per place in
@@ -158,7 +171,6 @@ def _deal_with_knowledge(program, copy, hidden: list, pool: list, view, gen: ran
     _deal_free(free, placed, by_kind, kinds, gen)
     if kinds:
         _repair_kinds(program, placed, free, kinds)
-    _lay_placed(copy, hidden, placed)
 
 
 def _lay_placed(copy, hidden: list, placed: dict) -> None:
@@ -171,9 +183,10 @@ def _lay_placed(copy, hidden: list, placed: dict) -> None:
             loc[c] = z
 
 
-def _deal_known(view, z: int, by_type: dict, gen: random.Random, known: set | None) -> list:
+def _deal_known(view, z: int, by_type: dict, gen: random.Random, known: set | None, told: dict | None = None) -> list:
     """Zone z dealt from the seat's knowledge: a card of the type it saw at each known position,
-    then the rest of the zone's K at random free positions (None: a position left to fill)."""
+    then the rest of the zone's K at random free positions (None: a position left to fill), a told
+    position (told: {position: types it may be}) only for a type it may be."""
     slots = view.zones[z]
     zone = [None] * len(slots)
     need = dict(view.known[z])
@@ -192,7 +205,12 @@ def _deal_known(view, z: int, by_type: dict, gen: random.Random, known: set | No
         for _ in range(max(0, need[t])):
             if not free or not by_type.get(t):
                 break
-            zone[free.pop()] = by_type[t].pop()
+            at = len(free) - 1
+            if told:                    # the last free place that may hold t (none: K is left short)
+                at = next((k for k in range(len(free) - 1, -1, -1) if free[k] not in told or t in told[free[k]]), None)
+                if at is None:
+                    break
+            zone[free.pop(at)] = by_type[t].pop()
     return zone
 
 

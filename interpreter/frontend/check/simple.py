@@ -6,6 +6,7 @@ import re
 from .. import ir
 from .. import syntax as S
 from .announce import announce_none
+from .tell import seats_of, tell
 from .context import Context, Scope, Unresolved
 from .calls import check_arguments
 from .expressions import check_not_negative
@@ -22,7 +23,7 @@ def simple(cx: Context, node, path, scope: Scope):
     check = _ONE_LINE.get(type(node))
     if check is None:
         cx.error(pos, "an expression on its own does nothing here", "statement",
-                 "a step starts with move, shuffle, deal, let, set, extra turn, call, reveal, announce, "
+                 "a step starts with move, shuffle, deal, let, set, extra turn, call, reveal, announce, tell, "
                  "end game, eliminate, restore or reverse")
         return None
     return check(cx, node, pos, path, scope)
@@ -159,12 +160,8 @@ def reveal(cx: Context, node, pos, path, scope: Scope):
     cards = resolve(cx, node.cards, path, scope)
     expect(cx, cards, CARDISH | {"card"}, "what to reveal", "name a zone, cards or a card, e.g. reveal hand(p) "
            "to me or reveal top 1 of draw to seats")
-    seats = resolve(cx, node.seats, path, scope)
-    if expect(cx, seats, {"player", "list"}, "who the cards are shown to",
-              "a player such as me or next(current), or a list of players such as seats or [me, p]") \
-            and seats.type == "list" and elem_type(cx, seats) not in ("player", "int", "any"):
-        cx.error(seats.pos, f"cards are shown to players, but an item of this list is {a_type(elem_type(cx, seats))}",
-                 "type", "give seat numbers, e.g. seats or [me, next(me)]")
+    seats = seats_of(cx, node.seats, path, scope, "who the cards are shown to",
+                     "cards are shown to players")
     return ir.RevealS(pos, cards, seats)
 
 
@@ -204,3 +201,4 @@ _ONE_LINE = {S.Move: move, S.Shuffle: shuffle, S.Deal: deal, S.Let: let, S.SetVa
              S.ExtraTurn: extra_turn, S.EndGame: end_game, S.CallProc: call_procedure, S.Reveal: reveal,
              S.Eliminate: eliminate, S.Reverse: reverse}
 _ONE_LINE[S.AnnounceNone] = announce_none
+_ONE_LINE[S.Tell] = tell

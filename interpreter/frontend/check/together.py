@@ -7,7 +7,8 @@ from .trees import statements
 
 ALLOWED = (ir.MoveS, ir.LetS, ir.IfS, ir.ForS)
 WORDS = {ir.ShuffleS: "shuffle", ir.DealS: "deal", ir.SetS: "set", ir.CallS: "call", ir.ExtraS: "extra turn",
-         ir.EndS: "end game", ir.RevealS: "reveal", ir.WhileS: "while", ir.StepS: "step", ir.AnnounceS: "announce"}
+         ir.EndS: "end game", ir.RevealS: "reveal", ir.WhileS: "while", ir.StepS: "step", ir.AnnounceS: "announce",
+         ir.TellS: "tell"}
 
 
 def together(cx: Context, path, scope: Scope, block) -> ir.Stmt:

@@ -17,7 +17,7 @@ FUNCTIONS = AGGREGATES | RANKED | {"first", "last", "reversed", "next", "prev", 
                                      "seats_from"}
 KEYWORDS = {"move", "to", "shuffle", "deal", "from", "starting", "let", "set", "extra", "turn", "call",
             "end", "game", "where", "top", "bottom", "of", "if", "then", "else", "and", "or", "not", "in",
-            "for", "true", "false", "reveal", "eliminate", "restore", "reverse"}
+            "for", "true", "false", "reveal", "eliminate", "restore", "reverse", "tell", "about"}
 CARDISH = {"cards", "zone", "any"}
 SET_POS = Pos("--set", 1, 1)   # where errors about a --set option are reported (docs: "--set:1:1")
 MAX_PLAYERS = 32        # every player count is compiled and checked; seats are bits in visibility masks

@@ -83,7 +83,17 @@ class Screen:
             absent = sorted(t for t, n in v.at_most(z).items() if n == 0)
             if absent:      # announced (announce none of): types the zone holds none of
                 text += " — none of: " + ", ".join(self.program.type_names[t] for t in absent)
-        return text
+        told = self.told_text(v, z)
+        return f"{text} — {told}" if told else text
+
+    def told_text(self, v, z: int) -> str:
+        """What the seat was told (tell) about the cards of a zone it cannot see, place by place from
+        the bottom as a choice of place counts them: '1: colour red · 2: not colour red, not rank 5 · 3: ?';
+        '' when it was told nothing there."""
+        words = v.told_words(z)
+        if not words:
+            return ""
+        return " · ".join(f"{i + 1}: {', '.join(words[i]) if i in words else '?'}" for i in range(v.size(z)))
 
     def brief_text(self, v, z: int, knowledge: bool = True, short: bool = False) -> str:
         """zone_text in fewer characters: 'red:1, 2×blue' for the faces, '5 cards, known: red:1' (or
@@ -95,7 +105,9 @@ class Screen:
             return str(size)
         text = plural(size)
         known = v.known_cards(z) if knowledge and self.full and size else None
-        return f"{text}, known: {brief_counts(self.program.type_names, known)}" if known else text
+        text = f"{text}, known: {brief_counts(self.program.type_names, known)}" if known else text
+        told = self.told_text(v, z) if knowledge else ""
+        return f"{text} — {told}" if told else text
 
     def var_items(self, v, owner) -> list:
         """A seat's (or, owner None, the table's) variables, with who is out of play and the direction."""

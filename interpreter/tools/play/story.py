@@ -9,6 +9,7 @@ from __future__ import annotations
 from ...runtime.decisions import show
 from ...runtime.announce import NONE
 from ...runtime.engine import DECIDE, MOVE, ORDER, REVEAL, SET, SHUFFLE, TURN
+from ...runtime.tell import TELL
 from ...runtime.events import describe, group
 from .overview import runs
 from .telling import Telling
@@ -100,6 +101,10 @@ class Story(Telling):
                 shown = e if not isinstance(e[2], int) and e[3] & everyone == everyone else \
                     (REVEAL, e[1], e[2] if isinstance(e[2], int) else len(e[2]), e[3])
                 lines.append(describe(self.program, shown, zone_names=self.zone_words()))
+            elif e[0] == TELL:          # what was told only where every viewer was told it
+                shown = e if not isinstance(e[2], int) and e[3] & everyone == everyone else \
+                    (TELL, e[1], e[2] if isinstance(e[2], int) else len(e[2]), e[3], None, None)
+                lines.append(describe(self.program, shown, zone_names=self.zone_words()))
             elif e[0] == SET and e[1] in self.display.labels:
                 owner = "" if e[2] is None else f" of seat {e[2]}"
                 lines.append(f"{self.display.label(e[1])}{owner} = {show(e[3])}")
@@ -168,6 +173,8 @@ def _merged(events: list, everyone: int) -> list:
     """Consecutive moves between the same two zones, seen alike, as one move ('7×… deck → row[red]')."""
     out = []
     for e in events:
+        if e[0] == MOVE and len(e) > 7:
+            e = e[:7]           # where the cards lay (a game that tells facts) is no part of the story
         if e[0] == MOVE and out and out[-1][0] == MOVE and out[-1][1:3] == e[1:3] and out[-1][5:] == e[5:] \
                 and (out[-1][4] & everyone == everyone) == (e[4] & everyone == everyone):
             last = out[-1]

@@ -7,7 +7,8 @@ nobody's decisions reach it (they show only in what they move).
 """
 from __future__ import annotations
 
-from ...runtime.engine import DECIDE, MOVE, SHUFFLE
+from ...runtime.engine import DECIDE, MOVE, REVEAL, SHUFFLE
+from ...runtime.tell import TELL
 from ...seats.views import Observer
 
 
@@ -18,6 +19,7 @@ class PublicProgram:
         self._program = program
         everyone = (1 << program.players) - 1
         self.zone_vis = [1 if vis & everyone == everyone else 0 for vis in program.zone_vis]
+        self.zone_positions = [1 if m & everyone == everyone else 0 for m in program.zone_positions]
 
     def __getattr__(self, name):
         return getattr(self._program, name)
@@ -38,6 +40,10 @@ def public_events(program, events: list) -> list:
         elif kind == SHUFFLE:
             seen = e[3] & everyone == everyone and e[2] is not None
             out.append((SHUFFLE, e[1], e[2], 1) if seen else (SHUFFLE, e[1], None, 0))
+        elif kind in (REVEAL, TELL):    # shown or told to the spectator only when to every seat
+            told = not isinstance(e[2], int) and e[3] & everyone == everyone
+            n = e[2] if isinstance(e[2], int) else len(e[2])
+            out.append(e if told else (kind, e[1], n, e[3]) + (None,) * (len(e) - 4))   # who: public
         else:
             out.append(e)
     return out
