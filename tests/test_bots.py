@@ -32,7 +32,8 @@ def hidden_zones(prog, seat: int) -> list:
 
 def permute_hidden(prog, st, seat: int, rnd: random.Random, keep=()):
     """A copy of st with the cards hidden from `seat` permuted within and across the zones hidden
-    from it (but those in `keep`), every zone keeping its size; loc follows. Log and all else
+    from it (but those in `keep`), every zone keeping its size; loc follows, and so do the rules'
+    names for cards (a local bound to the top card names the new top card). Log and all else
     unchanged."""
     other = st.clone()
     zones = [z for z in hidden_zones(prog, seat) if z not in keep]
@@ -45,7 +46,15 @@ def permute_hidden(prog, st, seat: int, rnd: random.Random, keep=()):
         i += n
         for c in other.zones[z]:
             other.loc[c] = z
+    now = {old: new for z in zones for old, new in zip(st.zones[z], other.zones[z])}
+    for slot in prog.card_slots:
+        other.vars[slot] = renamed(other.vars[slot], now)
     return other
+
+
+def renamed(value, now: dict):
+    """value with card ids replaced as `now` says, in lists of any depth."""
+    return [renamed(v, now) for v in value] if isinstance(value, list) else now.get(value, value)
 
 
 def seeded_states(players: int, games: int, log: bool, per_game: int = 3, prog=None, span=(4, 60)):

@@ -54,32 +54,63 @@ def check_pairing(a: list, b: list) -> None:
                              f"{y.get('bots')} in B (compare runs made with the same --bots and --players)")
 
 
+def is_cooperative(records: list) -> bool:
+    """Whether the run of these records is a cooperative game's (its lines say so in `run`)."""
+    return bool(records) and (records[0].get("run") or {}).get("cooperative") is True
+
+
+def check_same_kind(a: bool, b: bool) -> None:
+    """Refuse to pair a cooperative run with a competitive one: their win numbers measure different things."""
+    if a != b:
+        coop, other = ("A", "B") if a else ("B", "A")
+        raise UsageError(f"{coop} is a cooperative game (the table wins or loses together) and {other} is not: "
+                         "a table's win rate and the seats' win shares do not compare; simulate each on its own")
+
+
 def metrics_of(records: list, players: int) -> list:
-    """Every metric with a per-game value, with its values over `records` (None where a game gives none)."""
-    fractions = [pergame.win_fractions(r, players) for r in records]
+    """Every metric with a per-game value, with its values over `records` (None where a game gives none);
+    a cooperative run's: the table's win rate and the shared score instead of the seats' and the lead's."""
     out = [(Metric("turns", "game length", "turns", delta=TURN_DELTA, up="lengthens games",
                    down="shortens games"), [r["turns"] for r in records]),
-           (Metric("moves", "moves per game", "moves"), [r["moves"] for r in records]),
-           (Metric("margin", "the winner's margin", "points of score"), [pergame.margin(r) for r in records]),
-           (Metric("shared_wins", "the share of shared wins", "points", share=True),
-            [1.0 if pergame.shared_win(r) else 0.0 for r in records]),
-           (Metric("lead_changes", "lead changes per game", ""), [pergame.lead_changes(r) for r in records]),
-           (Metric("decisiveness", "decisiveness", "points", delta=DECISIVE_DELTA),
-            [pergame.decisiveness(r) for r in records]),
-           (Metric("comeback", "the comeback rate", "points", share=True),
-            [pergame.comeback(r, players) for r in records]),
-           (Metric("choice.mean", "legal moves per decision", ""), [pergame.choice_mean(r) for r in records]),
-           (Metric("choice.forced", "the share of forced decisions", "points", delta=SHARE_DELTA),
-            [pergame.forced_share(r) for r in records])]
+           (Metric("moves", "moves per game", "moves"), [r["moves"] for r in records])]
+    if is_cooperative(records):
+        return out + table_metrics(records) + choice_metrics(records) + \
+            [decisions_metric(k, records) for k in range(players)] + stat_metrics(records)
+    fractions = [pergame.win_fractions(r, players) for r in records]
+    out += [(Metric("margin", "the winner's margin", "points of score"), [pergame.margin(r) for r in records]),
+            (Metric("shared_wins", "the share of shared wins", "points", share=True),
+             [1.0 if pergame.shared_win(r) else 0.0 for r in records]),
+            (Metric("lead_changes", "lead changes per game", ""), [pergame.lead_changes(r) for r in records]),
+            (Metric("decisiveness", "decisiveness", "points", delta=DECISIVE_DELTA),
+             [pergame.decisiveness(r) for r in records]),
+            (Metric("comeback", "the comeback rate", "points", share=True),
+             [pergame.comeback(r, players) for r in records])] + choice_metrics(records)
     for k in range(players):
         seat = seat_word(k)
         out += [(Metric(f"wins_by_seat.{k}", f"{seat}-seat advantage", "points", share=True),
                  [f[k] for f in fractions]),
                 (Metric(f"score_by_seat.{k}", f"the {seat} seat's score", "points of score"),
                  [r["scores"][k] for r in records]),
-                (Metric(f"decisions_by_seat.{k}", f"the {seat} seat's decisions per game", "decisions"),
-                 [r["decisions"][k] if "decisions" in r else None for r in records])]
+                decisions_metric(k, records)]
     return out + stat_metrics(records)
+
+
+def table_metrics(records: list) -> list:
+    """A cooperative run's own: the table's win rate (a share) and the shared score (every seat's)."""
+    return [(Metric("table_wins", "the table's win rate", "points", share=True),
+             [1.0 if r["winners"] else 0.0 for r in records]),
+            (Metric("shared_score", "the shared score", "points of score"), [r["scores"][0] for r in records])]
+
+
+def choice_metrics(records: list) -> list:
+    return [(Metric("choice.mean", "legal moves per decision", ""), [pergame.choice_mean(r) for r in records]),
+            (Metric("choice.forced", "the share of forced decisions", "points", delta=SHARE_DELTA),
+             [pergame.forced_share(r) for r in records])]
+
+
+def decisions_metric(k: int, records: list) -> tuple:
+    return (Metric(f"decisions_by_seat.{k}", f"the {seat_word(k)} seat's decisions per game", "decisions"),
+            [r["decisions"][k] if "decisions" in r else None for r in records])
 
 
 def stat_metrics(records: list) -> list:
@@ -115,6 +146,7 @@ def as_numbers(values: list) -> list:
 def compare(records_a: list, records_b: list) -> dict:
     """B − A for every metric with a per-game value, paired game by game: {"games", "diff": {key: …}}."""
     check_pairing(records_a, records_b)
+    check_same_kind(is_cooperative(records_a), is_cooperative(records_b))
     players = len(records_a[0]["scores"]) if records_a else 0
     series_a = metrics_of(records_a, players)
     series_b = dict((m.key, values) for m, values in metrics_of(records_b, players))

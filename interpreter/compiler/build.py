@@ -47,8 +47,20 @@ def compile_program(rules: ir.Ruleset, players: int, limits: E.Limits | None = N
         cooperative_fn=lam(rules.cooperative) if rules.cooperative is not None else None,
         initial_code=lambda: initial_code(gen, stmts, prefix), const=const, source=flow.source,
         stat_fns=[lam(s.expr) for s in rules.stats],
-        coverage=cov.coverage() if cov is not None else None, lam=lam)
+        coverage=cov.coverage() if cov is not None else None, lam=lam,
+        card_slots=card_slots(rules, flow))
     return Program(rules, players, limits, lay, compiled)
+
+
+def card_slots(rules: ir.Ruleset, flow: Flow) -> tuple:
+    """Every slot whose value is a card id or a list of them (maybe of lists): the locals the checker
+    typed as cards, the flow's own lists of cards a loop goes over, the game variables a rule sets to cards."""
+    lay = flow.layout
+    locals_ = [i for i, t in enumerate(rules.slot_types) if t in ("card", "cards")]
+    per_player = {d.name: d.per_player for d in rules.vars}
+    game = [lay.var_base[name] + k for name in rules.card_vars
+            for k in range(lay.players if per_player[name] else 1)]
+    return tuple(locals_ + flow.card_lists + game)
 
 
 def compile_triggers(gen: CodeGen, check_alike: str, audit=None, cov=None) -> StatementGen:

@@ -113,6 +113,7 @@ class Flow:
         self.proc_entry: dict = {}   # procedure holding a decision -> its first pc
         self.calls: list = []        # (pc, call) of every call of a procedure holding a decision
         self.extra_slots = self.layout.n_locals
+        self.card_lists: list = []      # hidden slots holding a list of card ids (a for loop's list)
         self.turn_start = 0
         self.code: list = []
         self.source = ""
@@ -286,6 +287,8 @@ class Flow:
 
     def d_ForS(self, s) -> None:
         lst, idx = self.new_slot(), self.new_slot()
+        if s.iterable.type in ("zone", "cards"):
+            self.card_lists.append(lst)         # determinisation follows its cards (seats/worlds.py)
         self.add_code([f"V[{lst}] = list({self.gen.x(s.iterable, {})})", f"V[{idx}] = 0"], True, s.pos)
         head = self.placeholder()
         self.emit_block(s.body)

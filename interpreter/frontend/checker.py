@@ -117,7 +117,9 @@ def check_pass(cx: Context) -> ir.Ruleset:
         params=cx.params, cards=cards, zones=list(cx.zones.values()), zone_by_name=cx.zones,
         vars=list(cx.vars.values()), functions=cx.functions, procedures=procedures, setup=setup,
         first=first, next=nxt, steps=steps, end_when=end_when, finish=finish, score=score,
-        tiebreak=tiebreak, bot_eval=bot_eval, slots=list(cx.slots), sources=cx.doc.sources,
+        tiebreak=tiebreak, bot_eval=bot_eval, slots=list(cx.slots),
+        slot_types=[cx.slot_types.get(i) or cx.local_type(n) for n, i in cx.slots.items()],
+        card_vars=sorted(cx.card_vars), sources=cx.doc.sources,
         overrides=cx.overrides, display=display, stats=stats, lowest_wins=cx.get(("wins",)) == "lowest",
         cooperative=cooperative,
         whenever=whenever, play_order=cx.play_order or None)

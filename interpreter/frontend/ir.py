@@ -422,3 +422,5 @@ class Ruleset:
     whenever: list = field(default_factory=list)   # [StandingRule] in the order the file gives them
     play_order: Any = None     # (slot of the mask of seats out of play, slot of the direction) when
                                # the rules eliminate, restore or reverse; None: every seat plays, clockwise
+    slot_types: list = field(default_factory=list)   # the type of each slot's values ('card', 'cards', 'int', 'any', …)
+    card_vars: list = field(default_factory=list)    # game variables a rule sets to a card or cards

@@ -32,6 +32,8 @@ CODES = {
                             "kind, which a later round takes from again (together: takes every source first)",
     "attribute-compared-with-itself": "a where comparing a card attribute with itself (rank == rank): always true "
                                       "or always false; a local of the same name is hidden there",
+    "variable-holds-cards": "a variable set to cards: every change of a variable is announced to every seat, so "
+                            "each learns which cards they are, hidden ones too",
     "reverse-changes-nothing": "a reverse in a game for at most 2 players: either way round, the other seat is next",
     "tell-about-seen-cards": "a tell about a zone the players told already see the faces of: it tells them nothing",
     # given by the setup audit (compiler/audit.py), which plays the setup: the linter only reads the rules
@@ -155,6 +157,7 @@ class Linter:
         self.loops_that_pass_on_again()
         self.reverses_changing_nothing()
         self.attributes_compared_with_themselves()
+        self.variables_holding_cards()
         self.tells_about_seen_cards()
         return sorted(self.out, key=lambda d: (d.pos.file, d.pos.line, d.pos.col, d.code))
 
@@ -624,6 +627,17 @@ class Linter:
                           f"{'true' if always else 'false'}: inside a where, a bare '{name}' is the card's attribute",
                           f"to compare with a value you named '{name}' (a let, a for or a part of a choice), "
                           f"give that name another word, e.g. 'asked_{name}'")
+
+    def variables_holding_cards(self) -> None:
+        """variable-holds-cards: `set held = top 2 of deck` announces the cards themselves to every seat."""
+        warned = set()
+        for s in self.all_statements:
+            if isinstance(s, ir.SetS) and s.decl.name in self.rules.card_vars and s.decl.name not in warned:
+                warned.add(s.decl.name)
+                self.warn(s.value.pos, "variable-holds-cards",
+                          f"variable '{s.decl.name}' is set to cards, and every change of a variable is announced to "
+                          "every seat: each would learn which cards they are, even those it cannot see",
+                          "keep cards in a zone (move them there), or name them with a let for the rest of the turn")
 
     def changes(self, expr, fixed: frozenset) -> bool:
         """Whether expr depends on something that changes during play (fixed: names known not to)."""

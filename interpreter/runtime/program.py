@@ -35,6 +35,7 @@ class Compiled:
     coverage: object = None     # coverage.Coverage of a program compiled to count coverage, else None
     lam: object = None          # lam(expression) -> f(st, c): compiles another expression of the rules
     cooperative_fn: object = None   # f(st, c) for a cooperative game's win condition, else None
+    card_slots: tuple = ()      # the slots holding card ids (or lists of them): bots' worlds follow them
 
 
 class Program:
@@ -58,6 +59,7 @@ class Program:
         self.decisions, self.prefix, self.source = c.decisions, c.prefix, c.source
         self.end_fn, self.score_fn, self.eval_fn, self.tiebreak_fns = c.end_fn, c.score_fn, c.eval_fn, c.tiebreak_fns
         self.cooperative_fn = c.cooperative_fn
+        self.card_slots = c.card_slots
         self.const = c.const
         self.stats = list(zip(rules.stats, c.stat_fns))
         self.stat_names = [s.name for s in rules.stats]

@@ -30,6 +30,7 @@ def sanitised(program, st, seat: int):
     hidden = [z for z, vis in enumerate(program.zone_vis) if not vis & mask and copy.zones[z]]
     pool = sorted(c for z in hidden for c in copy.zones[z])
     _lay(copy, hidden, pool)
+    follow_places(program, st, copy, hidden)
     forget = getattr(copy.pending, "forget", None)
     if forget is not None:              # the other seats' unseen choices of a simultaneous decision
         forget(copy, seat)
@@ -87,7 +88,32 @@ def determinise(program, st, seat: int, gen: random.Random, view=None, known: se
     else:
         shuffle(gen, pool)
         _lay(copy, hidden, pool)
+    follow_places(program, st, copy, hidden)
     return _unseen_choices(copy, seat, gen)
+
+
+def follow_places(program, st, copy, hidden: list) -> None:
+    """The rules' names for cards (a local bound to a card, a loop's list of cards, a variable set to
+    cards) made to name the card now lying where the named card lay: a card id says its type, so a
+    name left holding the id of a redealt card would tell the look-ahead what the hidden card is."""
+    if not program.card_slots:
+        return
+    moved = {old: new for z in hidden for old, new in zip(st.zones[z], copy.zones[z]) if old != new}
+    if not moved:
+        return
+    values = copy.vars          # a copy of the list; the lists in it are shared with st: replaced, not changed
+    for slot in program.card_slots:
+        values[slot] = _renamed(values[slot], moved)
+
+
+def _renamed(value, moved: dict):
+    """value with every card id in moved replaced (in lists of any depth, rebuilt only where one changes)."""
+    if type(value) is int:
+        return moved.get(value, value)
+    if isinstance(value, (list, tuple)):
+        items = [_renamed(v, moved) for v in value]
+        return items if any(a is not b for a, b in zip(items, value)) else value
+    return value
 
 
 def _unseen_choices(copy, seat: int, gen: random.Random):

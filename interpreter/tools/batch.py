@@ -102,8 +102,8 @@ def cmd_simulate(args) -> int:
         if writer is not None:
             writer.close()
     if args.games is None and doc["games"] >= args.max_games:
-        err(f"warning: stopped at --max-games {args.max_games:,} before every seat's win share was known to "
-            f"±{args.precision:.1%}")
+        what = "the table's win rate" if "cooperative" in doc else "every seat's win share"
+        err(f"warning: stopped at --max-games {args.max_games:,} before {what} was known to ±{args.precision:.1%}")
     code = emit(args, doc)
     if "interrupted" in doc:
         stop = doc["interrupted"]
@@ -208,7 +208,8 @@ def add_batch_commands(sub, shared) -> None:
                    help="games (default 100), or auto: play until --precision is reached")
     p.add_argument("--precision", type=precision_option, metavar="P",
                    help=f"with --games auto: play batches of {simulate.AUTO_BATCH} games until every seat's "
-                        "95 %% win-share interval is narrower than ±P percentage points")
+                        "95 %% win-share interval (a cooperative game's: the table's win rate) is narrower than "
+                        "±P percentage points")
     p.add_argument("--max-games", type=positive_int, default=100_000, metavar="N",
                    help="with --games auto: stop after N games at most (default 100,000)")
     p.add_argument("--seed", type=int, default=0, metavar="S",

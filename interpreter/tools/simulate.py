@@ -56,7 +56,8 @@ def play_batch(game, run: Run, backend, done: set, games, precision, max_games: 
         first = 0
         while True:
             run.play(backend, spans_missing(done, first, target))
-            if games is not None or precise_enough(run.tally, precision) or target >= max_games:
+            together = game.rules.cooperative is not None
+            if games is not None or precise_enough(run.tally, precision, together) or target >= max_games:
                 break
             first, target = target, min(max_games, target + AUTO_BATCH)
     except KeyboardInterrupt:
@@ -70,10 +71,11 @@ def play_batch(game, run: Run, backend, done: set, games, precision, max_games: 
     return doc
 
 
-def precise_enough(tally: Tally, precision: float) -> bool:
-    """Is every seat's 95 % win-share interval narrower than ±precision?"""
+def precise_enough(tally: Tally, precision: float, cooperative: bool = False) -> bool:
+    """Is every seat's 95 % win-share interval (a cooperative table's win-rate interval) narrower than ±precision?"""
     n = tally.games
-    return all((hi - lo) / 2 < precision for lo, hi in (wilson(w, n) for w in tally.win_counts()))
+    wins = [table_wins(tally, tally.players)] if cooperative else tally.win_counts()
+    return all((hi - lo) / 2 < precision for lo, hi in (wilson(w, n) for w in wins))
 
 
 def summary(meta: dict, players: int, seed: int, bot_names: list, records: list, points=None) -> dict:
@@ -97,11 +99,25 @@ def summary_of(meta: dict, players: int, seed: int, bot_names: list, tally: Tall
     doc.update(numbers)
     doc["timing"] = timing
     if meta.get("cooperative"):
-        doc["cooperative"] = cooperative_numbers(tally, players)
+        doc["cooperative"] = cooperative_numbers(tally, players, doc)
+        for key in LEADING:
+            doc["metrics"].pop(key, None)
     return doc
 
 
-def cooperative_numbers(tally: Tally, players: int) -> dict:
-    """A cooperative run: the table's win rate (Wilson interval) and the shared score's mean (t interval)."""
-    won = tally.wins_exact()[0] * players if tally.games else 0      # each win is split among all seats
-    return {"table_wins": share_number(float(won), tally.games), "score": mean_of(tally.scores[0])}
+# Nobody leads a table that wins together: every seat's score is the same and all win or none does,
+# so these metrics of a cooperative run would be always 0 or repeat the table's win rate.
+LEADING = ("seat_advantage", "closeness", "lead_changes", "decisiveness", "comeback", "skill_gap")
+
+
+def cooperative_numbers(tally: Tally, players: int, doc: dict) -> dict:
+    """A cooperative run: the table's win rate (Wilson interval), the shared score's mean (t interval),
+    spread and histogram."""
+    histogram = doc["score_histogram"][0] if doc.get("score_histogram") else []
+    return {"table_wins": share_number(table_wins(tally, players), tally.games), "score": mean_of(tally.scores[0]),
+            "score_sd": doc["score"]["sd_by_seat"][0], "score_histogram": histogram}
+
+
+def table_wins(tally: Tally, players: int) -> float:
+    """The games the table won (each win is split among all its seats)."""
+    return float(tally.wins_exact()[0] * players) if tally.games else 0.0

@@ -63,23 +63,31 @@ def timing_lines(doc: dict) -> list:
 
 
 def seat_table(doc: dict) -> Table:
+    """A row per seat: its bot, mean score and win share (a cooperative run: its bot and decisions per
+    game; the score and the win are the table's, below)."""
     iv = doc["intervals"]
     table = Table(title=Text(f"{doc['name']}: {doc['games']} games, {doc['players']} players, seed {doc['seed']}"
                              + "".join(f", {k}={v}" for k, v in doc["overrides"].items())))
+    together = "cooperative" in doc
     score = "mean score ± 95 % (lowest wins)" if doc.get("wins") == "lowest" else "mean score ± 95 %"
-    for name, justify in (("seat", "right"), ("bot", "left"), (score, "right"), ("sd", "right"),
-                          ("win share ± 95 %", "right")):
+    columns = (("decisions per game ± 95 %", "right"),) if together else \
+        ((score, "right"), ("sd", "right"), ("win share ± 95 %", "right"))
+    for name, justify in (("seat", "right"), ("bot", "left")) + columns:
         table.add_column(name, justify=justify)
+    decisions = doc["metrics"]["length"]["decisions_by_seat"]
     for k in range(doc["players"]):
-        table.add_row(str(k), Text(doc["bots"][k]), pm(iv["score_by_seat"][k]), f"{doc['score']['sd_by_seat'][k]:.2f}",
-                      pm(iv["wins_by_seat"][k], percent=True))
+        cells = [pm(decisions[k])] if together else \
+            [pm(iv["score_by_seat"][k]), f"{doc['score']['sd_by_seat'][k]:.2f}", pm(iv["wins_by_seat"][k], percent=True)]
+        table.add_row(str(k), Text(doc["bots"][k]), *cells)
     return table
 
 
 def cooperative_lines(coop: dict) -> list:
     """A cooperative run: the table's win rate and shared score, instead of a seat advantage."""
+    sd = coop.get("score_sd")
     return ["cooperative: seats win or lose together",
-            f"table wins {pm(coop['table_wins'], percent=True)}; shared score {pm(coop['score'])}"]
+            f"table wins {pm(coop['table_wins'], percent=True)}; shared score {pm(coop['score'])}"
+            + (f" (sd {sd:.2f})" if sd is not None else "")]
 
 
 def seat_lines(m: dict) -> list:
@@ -94,6 +102,8 @@ def metric_lines(doc: dict, m: dict) -> list:
         s = doc[key]
         lines.append(f"{key}: mean {pm(length[key]['mean'])}, median {pm(length[key]['median'])} "
                      f"(sd {s['sd']:.1f}, min {s['min']} – max {s['max']})")
+    if "cooperative" in doc:        # nobody leads a table that wins together: choice is what is left
+        return lines + choice_lines(m)
     lines.append("decisions per seat: " + ", ".join(pm(x) for x in length["decisions_by_seat"]))
     close = m["closeness"]
     lines.append(f"closeness: winner's margin {pm(close['margin'])}; shared wins "
@@ -104,13 +114,16 @@ def metric_lines(doc: dict, m: dict) -> list:
     else:
         lines.append(f"lead changes per game {pm(m.get('lead_changes'))}; decisiveness "
                      f"{pm(m.get('decisiveness'), percent=True)}; comebacks {pm(m.get('comeback'), percent=True)}")
-    choice = m["choice"]
-    lines.append(f"choice: {pm(choice['mean'])} legal moves per decision; forced "
-                 f"{pm(choice['forced'], percent=True)}")
+    lines += choice_lines(m)
     for gap in m.get("skill_gap") or []:
         lines.append(f"skill gap: {gap['bot']} ({gap['seats']} of {doc['players']} seats) wins "
                      f"{pm(gap['share'], percent=True)} against a fair {gap['fair_share']:.1%}")
     return lines
+
+
+def choice_lines(m: dict) -> list:
+    choice = m["choice"]
+    return [f"choice: {pm(choice['mean'])} legal moves per decision; forced {pm(choice['forced'], percent=True)}"]
 
 
 def stats_lines(doc: dict, stats: dict) -> list:
@@ -147,6 +160,9 @@ def histogram_lines(doc: dict) -> list:
         lines.append("turns per game:")
         lines += ["  " + line for line in text_histogram(hist, 60)]
     seats = doc["score_histogram"]
+    if "cooperative" in doc:
+        shared = doc["cooperative"].get("score_histogram")
+        return lines + (["shared score:"] + ["  " + line for line in text_histogram(shared, 60)] if shared else [])
     if seats and seats[0]:          # every seat's scores together: the bins are shared
         pooled = [[lo, hi, sum(h[i][2] for h in seats)] for i, (lo, hi, _) in enumerate(seats[0])]
         lines.append("scores (every seat):")

@@ -13,7 +13,7 @@ import itertools
 from rich.table import Table
 from rich.text import Text
 
-from ..analysis.compare import compare
+from ..analysis.compare import check_same_kind, compare
 from ..compiler.game import load_game
 from ..runtime.coverage import plain_points
 from ..errors import RulesetError, UsageError
@@ -88,6 +88,7 @@ def cmd_compare(args) -> int:
         raise UsageError("compare needs --players N (the number of players of both variants)")
     a = variant(args, args.ruleset, args.set_a)
     b = variant(args, args.other or args.ruleset, args.set_b)
+    check_same_kind(a.rules.cooperative is not None, b.rules.cooperative is not None)     # before any game
     names = bot_list(args.bots, args.players)
     total = 2 * args.games * (args.players if args.rotate else 1)
     for game in (a, b):
@@ -190,16 +191,20 @@ def print_sweep(con, doc: dict) -> None:
                              f"bots {','.join(first['bots'])}, seed {first['seed']} (95 % intervals)"))
     for name in doc["vary"]:
         table.add_column(name)
-    for name in ("turns", "margin"):
+    together = "cooperative" in first          # a parameter cannot make a game cooperative: every row is alike
+    heads = ["turns", "table wins", "shared score"] if together else \
+        ["turns", "margin"] + [f"seat {k} wins" for k in range(first["players"])]
+    for name in heads:
         table.add_column(name, justify="right")
-    for k in range(first["players"]):
-        table.add_column(f"seat {k} wins", justify="right")
     for row in doc["rows"]:
         s, m = row["summary"], row["summary"].get("metrics", {})
         cells = [Text(str(v)) for v in row["values"].values()]
-        cells += [pm(m.get("length", {}).get("turns", {}).get("mean"), digits=1),
-                  pm(m.get("closeness", {}).get("margin"))]
-        cells += [pm(x, percent=True) for x in s["intervals"]["wins_by_seat"]]
+        cells.append(pm(m.get("length", {}).get("turns", {}).get("mean"), digits=1))
+        if together:
+            cells += [pm(s["cooperative"]["table_wins"], percent=True), pm(s["cooperative"]["score"])]
+        else:
+            cells += [pm(m.get("closeness", {}).get("margin"))] + \
+                [pm(x, percent=True) for x in s["intervals"]["wins_by_seat"]]
         table.add_row(*cells)
     con.print(table)
 

@@ -40,6 +40,7 @@ class Context:
         self.bound: dict = {}                   # local name -> set of types it is bound to in this pass
         self.slot_types: dict = {}              # slot of a card's 'for' variable -> type of its values
         self.var_types: dict = {}               # game variable -> the type of its initial value
+        self.card_vars: set = set()             # game variables a rule sets to cards (bots' worlds follow them)
         self.data = doc.data
         self.err = Collector()
         self.overrides = dict(overrides or {})

@@ -108,6 +108,8 @@ def set_var(cx: Context, node, pos, path, scope: Scope):
     elif owner is not None:
         expect(cx, owner, {"player"}, "a variable's owner")
     value = resolve(cx, node.value, path, scope)
+    if _holds_cards(cx, value):
+        cx.card_vars.add(decl.name)
     kind = cx.var_types.get(decl.name, "any")
     if node.items:
         items = _item_path(cx, decl, kind, node.items, path, scope)
@@ -118,6 +120,15 @@ def set_var(cx: Context, node, pos, path, scope: Scope):
         expect(cx, value, fits, f"the new value of '{decl.name}'",
                f"'{decl.name}' starts as {a_type(kind)} (its initial value), so it always holds one")
     return ir.SetS(pos, decl, owner, value)
+
+
+def _holds_cards(cx: Context, value) -> bool:
+    """Whether a value may hold card ids: cards, a zone, a list of them at any depth, a variable that does."""
+    if value.type in ("card", "cards", "zone") or elem_type(cx, value) == "card":
+        return True
+    if isinstance(value, ir.ListLit):
+        return any(_holds_cards(cx, item) for item in value.items)
+    return isinstance(value, ir.Var) and value.decl.name in cx.card_vars
 
 
 def _item_path(cx: Context, decl, kind: str, items, path, scope: Scope) -> tuple:

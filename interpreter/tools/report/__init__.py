@@ -14,7 +14,8 @@ from .detail import coverage_section, skill_section, stats_section
 from ..safe_text import quoted
 from .page import page, section
 from .plots import Plots
-from .summary import choice_section, header, length_section, scores_section, seats_section, tension_section
+from .summary import (choice_section, header, is_cooperative, length_section, scores_section, seats_section,
+                      table_section, tension_section)
 from .sweep import sweep_sections
 from .versus import compare_sections
 
@@ -24,6 +25,13 @@ KINDS = ("simulate", "analyze", "compare", "sweep")
 def summary_sections(summary: dict, plots: Plots, prefix: str = "") -> list:
     """(anchor, title, html) of every section of one run's summary."""
     summary = summary if isinstance(summary, dict) else {}
+    if is_cooperative(summary):         # one shared score, and nobody leads a table that wins together
+        return [("run", "run", header(summary)),
+                ("table", "the table: win rate and shared score", table_section(summary, plots, prefix)),
+                ("length", "game length", length_section(summary, plots, prefix)),
+                ("choice", "choice", choice_section(summary, plots, prefix)),
+                ("stats", "designer stats", stats_section(summary)),
+                ("coverage", "rule coverage", coverage_section(summary))]
     return [("run", "run", header(summary)),
             ("seats", "seat advantage", seats_section(summary, plots, prefix)),
             ("scores", "scores", scores_section(summary, plots, prefix)),

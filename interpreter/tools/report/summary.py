@@ -86,12 +86,33 @@ def header(summary: dict) -> str:
 
 
 def win_rows(summary: dict) -> list:
-    """Every seat's win share as (v, lo, hi), or None where not measured."""
+    """Every seat's win share as (v, lo, hi), or None where not measured (none in a cooperative run:
+    the seats win or lose together)."""
+    if is_cooperative(summary):
+        return []
     for source in (dig(summary, "metrics", "seat_advantage", "by_seat"), dig(summary, "intervals", "wins_by_seat"),
                    summary.get("wins_by_seat")):
         if isinstance(source, list) and source:
             return [interval(entry) for entry in source]
     return []
+
+
+def is_cooperative(summary: dict) -> bool:
+    return isinstance(summary.get("cooperative"), dict)
+
+
+def table_section(summary: dict, plots, prefix: str) -> str:
+    """A cooperative run: the table's win rate, the shared score and its distribution."""
+    coop = summary["cooperative"]
+    text = table(["the table", "value (95 % CI)"],
+                 [[cell("table wins"), cell(fmt(coop.get("table_wins"), percent=True), True)],
+                  [cell("shared score (mean)"), cell(fmt(coop.get("score")), True)],
+                  [cell("shared score (sd)"), cell(fmt(coop.get("score_sd")), True)]]) + cooperative_note(coop)
+    got = bins(coop.get("score_histogram"))
+    if not got:
+        return pair(text, not_measured("shared score distribution"))
+    svg = plots.draw(draw.histograms, [("shared score", got)], "shared score")
+    return pair(text, figure(f"{prefix}shared-score", svg, "the shared score's distribution over the games"))
 
 
 def cooperative_note(coop: dict) -> str:
@@ -116,10 +137,7 @@ def fair_share(summary: dict):
 
 
 def advantage_note(summary: dict) -> str:
-    """The chi-square line: can the seats be told apart at this sample size? (A cooperative run: the
-    table's win rate and shared score instead.)"""
-    if isinstance(summary.get("cooperative"), dict):
-        return cooperative_note(summary["cooperative"])
+    """The chi-square line: can the seats be told apart at this sample size?"""
     adv = dig(summary, "metrics", "seat_advantage")
     if not isinstance(adv, dict) or number(adv.get("chi2")) is None:
         return '<p class="na">chi-square test over seats: not measured.</p>'

@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 from .page import cell, esc, fmt, interval, not_measured, number, table
-from .summary import dig, figure, header, length_entry, seat_names, win_rows
+from .summary import dig, figure, header, is_cooperative, length_entry, seat_names, win_rows
 from . import plots as draw
 
-SCALARS = [("turns per game", lambda s: length_entry(s, "turns", "mean"), False),
+SCALARS = [("table wins", lambda s: dig(s, "cooperative", "table_wins"), True),      # cooperative runs only
+           ("shared score", lambda s: dig(s, "cooperative", "score"), False),
+           ("turns per game", lambda s: length_entry(s, "turns", "mean"), False),
            ("winner's margin", lambda s: dig(s, "metrics", "closeness", "margin"), False),
            ("lead changes per game", lambda s: dig(s, "metrics", "lead_changes"), False),
            ("decisiveness", lambda s: dig(s, "metrics", "decisiveness"), True),
@@ -26,12 +28,18 @@ def seat_series(summaries: list, rows_of) -> list:
 def panels(summaries: list) -> list:
     """(title, series, percent) of every metric that at least one row has."""
     found = [("win share by seat", seat_series(summaries, win_rows), True),
-             ("mean score by seat", seat_series(
-                 summaries, lambda s: [interval(e) for e in (dig(s, "intervals", "score_by_seat")
-                                                             or dig(s, "score", "mean_by_seat") or [])]), False)]
+             ("mean score by seat", seat_series(summaries, seat_scores), False)]
     found += [(title, [("", [interval(get(s)) for s in summaries])], percent) for title, get, percent in SCALARS]
     return [(t, series, p) for t, series, p in found
             if any(point is not None for _, points in series for point in points)]
+
+
+def seat_scores(summary: dict) -> list:
+    """Every seat's mean score as (v, lo, hi); none in a cooperative run (the shared score is one number)."""
+    if is_cooperative(summary):
+        return []
+    return [interval(e) for e in (dig(summary, "intervals", "score_by_seat") or dig(summary, "score", "mean_by_seat")
+                                  or [])]
 
 
 def numeric_axis(labels: list):

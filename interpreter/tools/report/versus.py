@@ -11,7 +11,9 @@ ALIASES = {"turns": lambda s: length_entry(s, "turns", "mean"), "moves": lambda 
            "margin": lambda s: dig(s, "metrics", "closeness", "margin"),
            "shared_wins": lambda s: dig(s, "metrics", "closeness", "shared_wins"),
            "choice": lambda s: dig(s, "metrics", "choice", "mean"),
-           "forced": lambda s: dig(s, "metrics", "choice", "forced")}
+           "forced": lambda s: dig(s, "metrics", "choice", "forced"),
+           "table_wins": lambda s: dig(s, "cooperative", "table_wins"),
+           "shared_score": lambda s: dig(s, "cooperative", "score")}
 SEATED = {"wins_by_seat": win_rows, "win_share": win_rows, "seat_advantage": win_rows,
           "score_by_seat": lambda s: [interval(e) for e in dig(s, "intervals", "score_by_seat") or []],
           "decisions_by_seat": lambda s: [interval(e) for e in dig(s, "metrics", "length", "decisions_by_seat") or []]}
