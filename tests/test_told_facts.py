@@ -520,3 +520,95 @@ def test_a_game_that_tells_facts_replays_from_its_record(write):
     for seed in range(3):
         record = make_record(game, 2, seed, [make_bot("greedy", seed), make_bot("automa", seed)], ["greedy", "automa"])
         assert replay(game, record) == record["result"]
+
+
+# ---------------------------------------------------------------- soundness over whole games
+
+MIXED = """
+    name: mixed
+    players: {min: 3, max: 3}
+    cards:
+      c:
+        for: {colour: [red, blue, green], rank: [1, 2, 3, 4]}
+        name: "{colour}:{rank}"
+        count: 2
+        start: deck
+    zones:
+      deck: {visible: nobody, on_empty: ["move discard to deck", "shuffle deck"]}
+      hand: {owner: each, visible: others}
+      secret: {owner: each, visible: owner}
+      discard: {visible: everyone}
+    setup:
+      - shuffle deck
+      - deal 3 from deck to hand
+      - deal 2 from deck to secret
+    turn:
+      steps:
+        - choose: act
+          options:
+            play: {}
+            bury: {}
+            swap: {}
+            hint: {}
+            peek: {}
+        - if: act == 'play'
+          then:
+            - move top of bottom 1 of hand to discard
+            - move top of deck to hand
+        - if: act == 'bury'
+          then:
+            - move top of hand to bottom of deck
+            - move top 2 of deck to hand
+        - if: act == 'swap'
+          then:
+            - together: ["move bottom 1 of hand to secret", "move top 1 of secret to hand"]
+        - if: act == 'hint'
+          then:
+            - tell next(me) about hand(next(me)) where rank == turn % 4 + 1
+            - tell me about top 2 of deck where colour == 'red'
+            - tell [me, next(me)] about secret(next(me)) where rank >= 3
+        - if: act == 'peek'
+          then:
+            - move secret where rank == 2 to discard
+            - move top of deck to secret
+            - tell prev(me) about deck where colour != 'green'
+    end: {when: "turn > 40"}
+    score: count(discard)
+"""
+
+
+def test_what_a_seat_keeps_of_what_it_was_told_stays_true_through_whole_games(make):
+    p = make(MIXED, 3)
+    for seed in range(12):
+        st = p.new_state(seed, log=True)
+        rng = random.Random(seed)
+        checked = 0
+        while not st.over:
+            p.play(st, rng.choice(p.legal_moves(st)))
+            for seat in range(3):
+                view = view_of(p, for_seat(p, st.log, seat), seat)
+                for z, name in enumerate(p.zone_names):
+                    for i, may in view.told(z).items():
+                        assert p.card_type[st.zones[z][i]] in may, (seed, st.turn, seat, name, i)
+                        checked += 1
+        assert checked > 20
+
+
+@pytest.mark.parametrize("tries", [told_deal.TRIES, 0], ids=["greedy-first", "exact-only"])
+def test_every_world_keeps_every_fact_of_its_seat_through_whole_games(make, monkeypatch, tries):
+    monkeypatch.setattr(told_deal, "TRIES", tries)
+    p = make(MIXED, 3)
+    gen = random.Random(5)
+    for seed in range(4):
+        st = p.new_state(seed, log=True)
+        rng = random.Random(seed)
+        while not st.over:
+            seat = st.decider
+            view = view_of(p, for_seat(p, st.log, seat), seat)
+            facts = {z: view.told(z) for z in range(len(p.zone_names)) if view.told(z)}
+            for _ in range(20):
+                world = determinise(p, st, seat, gen, view)
+                assert sorted(c for zone in world.zones for c in zone) == list(range(len(p.card_type)))
+                for z, told_z in facts.items():
+                    assert all(p.card_type[world.zones[z][i]] in may for i, may in told_z.items())
+            p.play(st, rng.choice(p.legal_moves(st)))
