@@ -31,7 +31,8 @@ has left those since (where they are is then sure: nothing could have taken them
 
 Positions ("nth from bottom"): cards enter on top, which moves no known position, or (`to bottom of`)
 under the others, which shifts every known position of the zone up by the cards entered.
-The events do not say from where in a zone cards left. A zone keeps its known positions only when
+The events do not say from where in a zone cards left (but in a game whose rules `tell`: there the
+positions serve the told facts below, and the known positions keep to the rule here). A zone keeps its known positions only when
 the seat saw the cards leave and knew every position of the zone (then the positions above close up
 exactly); any other departure (an unseen move, or a seen one from a zone with an unknown position)
 forgets all positions of that zone. Forgetting is always safe: a known position is never wrong.
