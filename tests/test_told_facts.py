@@ -612,3 +612,13 @@ def test_every_world_keeps_every_fact_of_its_seat_through_whole_games(make, monk
                 for z, told_z in facts.items():
                     assert all(p.card_type[world.zones[z][i]] in may for i, may in told_z.items())
             p.play(st, rng.choice(p.legal_moves(st)))
+
+
+def test_a_move_that_tells_a_player_about_cards_cannot_be_undone_without_confirming(write):
+    g = load_game(write(GAME.replace("          options: {ok: {}, wait: {}}\n", "          options: {ok: {}, wait: {}}\n"
+                                     "        - tell 0 about hand(0) where rank == 1\n")))
+    s = Session(g, 2, 1, {}, ask=lambda prompt: "q", console=Console(file=io.StringIO()))
+    trial = s.st.clone()
+    n = len(trial.log)
+    s.program.apply(trial, s.program.legal_moves(trial)[0])
+    assert s.confirm_reason(trial, trial.log[n:], 0) == "this tells players about cards"

@@ -10,6 +10,7 @@ from rich.text import Text
 from ...runtime import rng
 from ...seats.registry import make_bot
 from ...runtime.engine import MOVE, REVEAL, SHUFFLE, TURN
+from ...runtime.tell import TELL
 from ...errors import RuleRuntimeError
 from ...runtime.events import for_seat
 from ...seats.views import Observer
@@ -259,6 +260,8 @@ class Session(Screen, Grid, Story, Recent, TypedMoves, Overview, Result):
         """Why a move must be confirmed before it is kept (or None): after it nothing can be undone."""
         if self.reveals(new, seat):
             return "this reveals new cards"
+        if any(e[0] == TELL for e in new):     # what a player was told cannot be taken back
+            return "this tells players about cards"
         if trial.over:
             return "this ends the game"
         if trial.decider != seat:
