@@ -397,7 +397,9 @@ class Observer:
         ct, frozen = self.card_type, self._frozen
         for z in self._changed:
             facts = self.told.get(z) or ()
-            frozen[z] = (tuple(None if c is None else ct[c] for c in self.slots[z]),
+            slots = self.slots[z]       # a zone with no unknown position (the most) is mapped at once
+            frozen[z] = (tuple(map(ct.__getitem__, slots)) if None not in slots
+                         else tuple([None if c is None else ct[c] for c in slots]),
                          tuple(sorted(self.known[z].items())), frozenset(self.kinds[z]),
                          tuple(sorted(self.most[z].items())),
                          tuple((i, f[0], f[1]) for i, f in enumerate(facts) if f is not None))
