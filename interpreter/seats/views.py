@@ -159,9 +159,12 @@ class Observer:
             self._unseen(src, dst, d, bottom)
         else:
             d = len(cards)
-            card_kind = self.card_kind
-            kinds[dst].update([card_kind[c] for c in cards])
-            self._seen(src, dst, cards, bottom)
+            if d == 1:                      # most moves: one card
+                kinds[dst].add(self.card_kind[cards[0]])
+                self._seen_one(src, dst, cards[0], bottom)
+            else:
+                kinds[dst].update(map(self.card_kind.__getitem__, cards))
+                self._seen(src, dst, cards, bottom)
         if not slots[src]:
             kinds[src] = set()
         self.departures[src] += 1
