@@ -97,9 +97,7 @@ class AutomaBot(Bot):
         if len(moves) == 1:
             return moves[0]
         worlds = seat_.worlds(self.samples)
-        # each world's roll-outs start from one generator state: seeded once, set again per roll-out
-        starts = [random.Random(self.rng.getrandbits(32)).getstate() for _ in worlds]
-        gen = random.Random(0)
+        seeds = [self.rng.getrandbits(32) for _ in worlds]
         # one step ahead on every world: the immediate margin, and the copies to roll out from
         after = []
         for move in moves:
@@ -117,10 +115,10 @@ class AutomaBot(Bot):
             now, trials = after[i]
             total = 0
             played = [None]
-            for trial, start in zip(trials, starts):
-                gen.setstate(start)
+            for trial, s in zip(trials, seeds):
                 try:
-                    trial = rollout(program, trial, seat, seat_.turn, gen, self.depth, played, self.tries)
+                    trial = rollout(program, trial, seat, seat_.turn, random.Random(s), self.depth, played,
+                                    self.tries)
                 except RuleRuntimeError:
                     trial = played[0]   # a copy the rules cannot play on (only without the seat's knowledge)
                 total += margin(program, trial, seat)
