@@ -74,9 +74,9 @@ def test_a_bot_plays_the_same_game_with_or_without_the_cache(path, bots, monkeyp
         return moves, program.result(st)
 
     monkeypatch.setattr(worlds, "MEMO_HITS", 0.0)      # kept whatever it answers
-    monkeypatch.delitem(worlds._MEMOS, program, raising=False)
+    monkeypatch.setattr(program, "eval_memo", None, raising=False)     # a new cache
     with_cache = record()
-    memo = worlds._MEMOS[program]
+    memo = program.eval_memo
     assert memo and memo[2] > memo[3], "the cache answered nothing: nothing compared"
-    monkeypatch.setitem(worlds._MEMOS, program, False)
+    program.eval_memo = False
     assert record() == with_cache

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import random
 from itertools import groupby
-from weakref import WeakKeyDictionary
 
 from ..runtime import rng
 from .bounded import deal_bounded
@@ -64,7 +63,7 @@ def evaluations(program, st) -> list:
     cached = st.evals
     if cached is not None and cached[0] == st.moves:
         return cached[1]
-    memo = _MEMOS.get(program)
+    memo = getattr(program, "eval_memo", None)
     if memo is None:
         memo = _new_memo(program)
     if not memo:
@@ -82,7 +81,7 @@ def evaluations(program, st) -> list:
                 _keep(memo[1], k, values)
         memo[2] += 1
         if memo[2] == MEMO_TRIAL and memo[3] > MEMO_TRIAL * (1 - MEMO_HITS):
-            _MEMOS[program] = False     # it answered too few: a key would cost more than it saves
+            program.eval_memo = False   # it answered too few: a key would cost more than it saves
     st.evals = (st.moves, values)
     return values
 
@@ -90,12 +89,11 @@ def evaluations(program, st) -> list:
 MEMO_SIZE = 10_000      # evaluations kept per program (then the table starts again)
 MEMO_TRIAL = 500        # evaluations asked for before the cache is kept or dropped
 MEMO_HITS = 0.6         # the share of them it must have answered to be kept
-_MEMOS: WeakKeyDictionary = WeakKeyDictionary()
 
 
 def _new_memo(program):
-    """[key(st), table, evaluations asked for, worked out] of the program's cache of evaluations,
-    or False.
+    """[key(st), table, evaluations asked for, worked out] of the program's cache of evaluations
+    (program.eval_memo), or False.
 
     Copies in a look-ahead mostly differ in what the evaluation does not read (the cards moved
     about, not the ones it scores), so equal keys are frequent. The key holds every zone, variable
@@ -103,7 +101,11 @@ def _new_memo(program):
     known. A key costs about half an evaluation: the cache is dropped once MEMO_TRIAL evaluations
     were asked for if it answered fewer than MEMO_HITS of them (it changes no value, only the cost)."""
     reads = getattr(program, "eval_reads", None)     # a program compile_program did not make has none
-    memo = _MEMOS[program] = [_key_of(*reads), {}, 0, 0] if reads else False
+    memo = [_key_of(*reads), {}, 0, 0] if reads else False
+    try:
+        program.eval_memo = memo        # kept with the program, and gone with it
+    except AttributeError:              # a stand-in program that takes no new attribute: no cache
+        return False
     return memo
 
 
