@@ -9,6 +9,9 @@ Used to decide who may be shown a value worked out on the real state (a running 
     zone of the family, or every seat's zone;
   - the functions an expression calls are followed into their bodies.
 Variables, `turn`, `current` and the other built-in names are public: everyone sees them change.
+
+`state_reads` answers another question: everything of a state an expression may read (zones, sizes
+included, variables, State fields), for the bots' cache of evaluations (seats/worlds.py).
 """
 from __future__ import annotations
 
