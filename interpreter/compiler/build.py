@@ -15,6 +15,7 @@ from .codegen import CodeGen
 from .coverage import CoverageMap
 from .fold import Scratch, deterministic_prefix
 from .flow import Flow
+from .reads import state_reads
 from .standing import compile_standing
 from .statements import StatementGen
 
@@ -49,7 +50,10 @@ def compile_program(rules: ir.Ruleset, players: int, limits: E.Limits | None = N
         stat_fns=[lam(s.expr) for s in rules.stats],
         coverage=cov.coverage() if cov is not None else None, lam=lam,
         card_slots=card_slots(rules, flow))
-    return Program(rules, players, limits, lay, compiled)
+    program = Program(rules, players, limits, lay, compiled)
+    # what the bots' evaluation reads of a state: their cache of evaluations keys on it (seats/worlds.py)
+    program.eval_reads = state_reads(program, rules.bot_eval if rules.bot_eval is not None else rules.score)
+    return program
 
 
 def card_slots(rules: ir.Ruleset, flow: Flow) -> tuple:

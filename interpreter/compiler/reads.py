@@ -9,6 +9,9 @@ Used to decide who may be shown a value worked out on the real state (a running 
     zone of the family, or every seat's zone;
   - the functions an expression calls are followed into their bodies.
 Variables, `turn`, `current` and the other built-in names are public: everyone sees them change.
+
+`state_reads` answers another question: everything of a state an expression may read (zones, sizes
+included, variables, State fields), for the bots' cache of evaluations (seats/worlds.py).
 """
 from __future__ import annotations
 
@@ -113,3 +116,59 @@ def _sized(e) -> bool:
     while isinstance(e, ir.TopN):
         e = e.cards
     return isinstance(e, ir.ZoneRef)
+
+
+# Functions whose generated code reads nothing of the state but their arguments (codegen.gf_*).
+_PURE = frozenset(("count", "size", "sum", "min", "max", "highest", "lowest", "any", "all", "first", "last",
+                   "reversed", "seats_from", "numbers", "abs", "index_of", "at"))
+# Parts of an expression that read nothing of the state themselves (their parts are walked).
+_PLAIN = (ir.Lit, ir.Param, ir.CardAttr, ir.GetAttr, ir.Gen, ir.Bin, ir.Cmp, ir.InOp, ir.Logic, ir.NotOp,
+          ir.NegOp, ir.Cond, ir.Filter, ir.TopN, ir.ListLit)
+
+
+def state_reads(program, expr):
+    """Everything of a state expr may read, worked out for every seat: (zone indices, variable slots,
+    State fields), or None when it uses something not listed here. What a bot's cache of
+    evaluations keys on (seats/worlds.py): two states equal in these give expr the same value."""
+    reads, zones, slots, fields = Reads(program), set(), set(), set()
+    order = program.rules.play_order or ()
+
+    def walk(e, calls: frozenset) -> bool:
+        if isinstance(e, ir.ZoneRef):
+            for seat in range(program.players):
+                zones.update(reads.zones(e, seat))
+        elif isinstance(e, ir.Var):
+            base = program.var_base[e.decl.name]
+            slots.update(range(base, base + (program.players if e.decl.per_player else 1)))
+        elif isinstance(e, ir.Local):
+            if e.type == "zone":                # names a zone by its index: any zone
+                return False
+            slots.add(e.slot)                   # a generator's own name, or a variable slot
+        elif isinstance(e, ir.Builtin):
+            if e.name in ("current", "turn"):
+                fields.add(e.name)
+            elif e.name == "in_play":
+                slots.update(order[:1])
+            elif e.name not in ("me", "players", "seats"):
+                return False
+        elif isinstance(e, ir.Func):
+            if e.name in ("next", "prev", "seat_after"):    # seats in play, the direction of play
+                slots.update(order)
+                fields.add("current")           # next() of no seat is the current seat's neighbour
+            elif e.name not in _PURE:
+                return False
+        elif isinstance(e, ir.UserCall):
+            if e.fn.name in calls or e.fn.body is None or not walk(e.fn.body, calls | {e.fn.name}):
+                return False
+        elif not isinstance(e, _PLAIN):
+            return False
+        for f in dataclasses.fields(e):
+            value = getattr(e, f.name)
+            for x in (value if isinstance(value, (tuple, list)) else (value,)):
+                if isinstance(x, ir.Expr) and not walk(x, calls):
+                    return False
+        return True
+
+    if not walk(expr, frozenset()):
+        return None
+    return tuple(sorted(zones)), tuple(sorted(slots)), tuple(sorted(fields))

@@ -192,13 +192,16 @@ class MemoryBot(Bot):
         self._seen, self._chance, self._classified = {}, {}, set()
         sure, gambles = [], []              # (one-step mean margin, move, its copy in each world)
         for move in moves:
-            shown, trials = 0, []
+            shown, trials, types = 0, [], None
             for w, guessed, hidden in worlds:
                 trial = w.clone()
                 program.apply(trial, move)
-                shown += shows(program, w, trial, seat, guessed)
+                seen = sight(program, w, trial, seat)
+                shown += len(guessed.intersection(seen))      # the guessed cards it saw
+                if types is None:                               # what it showed, in the first world
+                    types = _types(program, seen, hidden)
                 trials.append(trial)
-            self._seen[move] = (not shown, shown_types(program, worlds[0][0], trials[0], seat, worlds[0][2]))
+            self._seen[move] = (not shown, types)
             if shown:                       # valued below only if sampled: its margin waits till then
                 gambles.append((None, move, trials))
             else:
@@ -403,24 +406,18 @@ def sight(program, before, after, seat: int) -> list:
 def _shown(program, before, after, seat: int, guessed: set, hidden: set) -> tuple:
     """(whether the move was sure: it showed no guessed card, the types of `hidden` it showed)."""
     seen = sight(program, before, after, seat)
-    ctype = program.card_type
-    return (not any(c in guessed for c in seen), frozenset(ctype[c] for c in seen if c in hidden))
+    return (not any(c in guessed for c in seen), _types(program, seen, hidden))
 
 
-def shown_types(program, before, after, seat: int, hidden: set) -> frozenset:
-    """The types of the cards of `hidden` the seat saw on the way from before to after."""
+def _types(program, seen: list, hidden: set) -> frozenset:
+    """The types of the cards of `hidden` among the cards seen."""
     ctype = program.card_type
-    return frozenset(ctype[c] for c in sight(program, before, after, seat) if c in hidden)
+    return frozenset(ctype[c] for c in seen if c in hidden)
 
 
 def guessed_cards(program, st, seat: int, known: set) -> list:
     """The cards of a determinised copy that lie hidden from seat and were not dealt from its knowledge."""
     return [c for c in hidden_cards(program, st, seat) if c not in known]
-
-
-def shows(program, before, after, seat: int, guessed: set) -> int:
-    """How many guessed cards the seat saw on the way from before to after."""
-    return sum(1 for c in set(sight(program, before, after, seat)) if c in guessed)
 
 
 def rollout(program, st, seat: int, turn: int, gen: random.Random, depth: int, played: list,

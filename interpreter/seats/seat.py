@@ -91,7 +91,7 @@ class Seat:
 
     def evaluations(self, world) -> list:
         """Every seat's evaluation of the world (the ruleset's `bots.eval`, else its score)."""
-        return evaluations(self.program, world)
+        return list(evaluations(self.program, world))     # its own list: the bots' cache keeps the other
 
     def margin(self, world, seat: int | None = None):
         """A seat's evaluation (default this seat's) minus the best of the other seats'."""

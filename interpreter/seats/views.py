@@ -160,9 +160,12 @@ class Observer:
             self._unseen(src, dst, d, bottom)
         else:
             d = len(cards)
-            card_kind = self.card_kind
-            kinds[dst].update([card_kind[c] for c in cards])
-            self._seen(src, dst, cards, bottom)
+            if d == 1:                      # most moves: one card
+                kinds[dst].add(self.card_kind[cards[0]])
+                self._seen_one(src, dst, cards[0], bottom)
+            else:
+                kinds[dst].update(map(self.card_kind.__getitem__, cards))
+                self._seen(src, dst, cards, bottom)
         if not slots[src]:
             kinds[src] = set()
         self.departures[src] += 1
@@ -398,7 +401,9 @@ class Observer:
         ct, frozen = self.card_type, self._frozen
         for z in self._changed:
             facts = self.told.get(z) or ()
-            frozen[z] = (tuple(None if c is None else ct[c] for c in self.slots[z]),
+            slots = self.slots[z]       # a zone with no unknown position (the most) is mapped at once
+            frozen[z] = (tuple(map(ct.__getitem__, slots)) if None not in slots
+                         else tuple([None if c is None else ct[c] for c in slots]),
                          tuple(sorted(self.known[z].items())), frozenset(self.kinds[z]),
                          tuple(sorted(self.most[z].items())),
                          tuple((i, f[0], f[1]) for i, f in enumerate(facts) if f is not None))

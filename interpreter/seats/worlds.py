@@ -11,6 +11,7 @@ keeps: the hidden cards laid in id order, a fixed generator, no log: nothing the
 from __future__ import annotations
 
 import random
+from itertools import groupby
 
 from ..runtime import rng
 from .bounded import deal_bounded
@@ -62,9 +63,66 @@ def evaluations(program, st) -> list:
     cached = st.evals
     if cached is not None and cached[0] == st.moves:
         return cached[1]
-    values = program.evaluations(st)
+    memo = getattr(program, "eval_memo", None)
+    if memo is None:
+        memo = _new_memo(program)
+    if not memo:
+        values = program.evaluations(st)
+    else:
+        try:
+            k = memo[0](st)
+            values = memo[1].get(k)
+        except TypeError:               # a variable it reads holds a list: not a key
+            k = values = None
+        if values is None:
+            values = program.evaluations(st)
+            memo[3] += 1
+            if k is not None:
+                _keep(memo[1], k, values)
+        memo[2] += 1
+        if memo[2] == MEMO_TRIAL and memo[3] > MEMO_TRIAL * (1 - MEMO_HITS):
+            program.eval_memo = False   # it answered too few: a key would cost more than it saves
     st.evals = (st.moves, values)
     return values
+
+
+MEMO_SIZE = 10_000      # evaluations kept per program (then the table starts again)
+MEMO_TRIAL = 500        # evaluations asked for before the cache is kept or dropped
+MEMO_HITS = 0.6         # the share of them it must have answered to be kept
+
+
+def _new_memo(program):
+    """[key(st), table, evaluations asked for, worked out] of the program's cache of evaluations
+    (program.eval_memo), or False.
+
+    Copies in a look-ahead mostly differ in what the evaluation does not read (the cards moved
+    about, not the ones it scores), so equal keys are frequent. The key holds every zone, variable
+    and field the evaluation may read (compiler/reads.py state_reads); no cache when that is not
+    known. A key costs about half an evaluation: the cache is dropped once MEMO_TRIAL evaluations
+    were asked for if it answered fewer than MEMO_HITS of them (it changes no value, only the cost)."""
+    reads = getattr(program, "eval_reads", None)     # a program compile_program did not make has none
+    memo = [_key_of(*reads), {}, 0, 0] if reads else False
+    try:
+        program.eval_memo = memo        # kept with the program, and gone with it
+    except AttributeError:              # a stand-in program that takes no new attribute: no cache
+        return False
+    return memo
+
+
+def _keep(table: dict, k, values) -> None:
+    """A value worked out, into the table (a full one starts again: the answers come mostly from
+    copies of one decision)."""
+    if len(table) >= MEMO_SIZE:
+        table.clear()
+    table[k] = values
+
+
+def _key_of(zones: tuple, slots: tuple, fields: tuple):
+    """key(st): the contents of those zones (in order), those variables and those State fields."""
+    def key(st):
+        Z, V = st.zones, st.vars
+        return (*[tuple(Z[z]) for z in zones], *[V[i] for i in slots], *[getattr(st, f) for f in fields])
+    return key
 
 
 def determinise(program, st, seat: int, gen: random.Random, view=None, known: set | None = None):
@@ -132,10 +190,7 @@ def _knowledge_fits(view, st, hidden: list) -> bool:
 
 def _deal_with_knowledge(program, copy, hidden: list, pool: list, view, gen: random.Random,
                          known: set | None = None) -> None:
-    ctype = program.card_type
-    by_type: dict = {}
-    for c in pool:                          # in id order: ids of one type are interchangeable
-        by_type.setdefault(ctype[c], []).append(c)
+    by_type = _group(pool, program.card_type.__getitem__)     # ids of one type are interchangeable
     told = {z: view.told(z) for z in hidden} if view.facts else {}
     told = {z: facts for z, facts in told.items() if facts}
     placed = {z: _deal_known(view, z, by_type, gen, known, told.get(z)) for z in hidden}
@@ -155,11 +210,15 @@ def _fill_rest(program, hidden: list, placed: dict, by_type: dict, kinds, most, 
     if most:        # the rules said what some zones hold none of (announce none of): bounded.py
         deal_bounded(program, placed, by_type, kinds, most, gen, below, shuffle)
         return
-    kind_of = program.attr_tables["kind"]
     by_kind: dict = {}
+    kind_of = program.attr_tables["kind"].__getitem__
     for cs in by_type.values():
-        for c in cs:
-            by_kind.setdefault(kind_of[c], []).append(c)
+        for k, cards in _group(cs, kind_of).items():
+            got = by_kind.get(k)
+            if got is None:
+                by_kind[k] = cards
+            else:
+                got.extend(cards)
     free = [(z, i) for z in hidden for i, c in enumerate(placed[z]) if c is None]
     if kinds and len({kinds[z] for z in hidden}) > 1:
         # Places of different kinds: the order they are filled in matters, so it is drawn, the
@@ -168,8 +227,8 @@ def _fill_rest(program, hidden: list, placed: dict, by_type: dict, kinds, most, 
         shuffle(gen, free)
         if len({len(kinds[z]) for z in hidden}) > 1:
             free.sort(key=lambda slot: len(kinds[slot[0]]))
-    _deal_free(free, placed, by_kind, kinds, gen)
-    if kinds:
+    misfit = _deal_free(free, placed, by_kind, kinds, gen)
+    if kinds and misfit:
         _repair_kinds(program, placed, free, kinds)
 
 
@@ -189,15 +248,18 @@ def _deal_known(view, z: int, by_type: dict, gen: random.Random, known: set | No
     position (told: {position: types it may be}) only for a type it may be."""
     slots = view.zones[z]
     zone = [None] * len(slots)
+    if not view.known[z] and slots.count(None) == len(slots):
+        return zone                         # nothing known of the zone: every place is free
     need = dict(view.known[z])
-    if need or slots.count(None) != len(slots):
-        for i, t in enumerate(slots):
-            if t is not None and by_type.get(t):
-                zone[i] = by_type[t].pop()
+    for i, t in enumerate(slots):
+        if t is not None:
+            cards = by_type.get(t)
+            if cards:
+                c = zone[i] = cards.pop()
                 need[t] = need.get(t, 0) - 1
                 if known is not None:
-                    known.add(zone[i])
-    if not any(n > 0 for n in need.values()):
+                    known.add(c)
+    if max(need.values(), default=0) <= 0:
         return zone
     free = [i for i, c in enumerate(zone) if c is None]
     shuffle(gen, free)
@@ -214,20 +276,33 @@ def _deal_known(view, z: int, by_type: dict, gen: random.Random, known: set | No
     return zone
 
 
-def _deal_free(free: list, placed: dict, by_kind: dict, kinds, gen: random.Random) -> None:
-    """Each free place gets a card drawn evenly among the cards left of the kinds it may hold."""
+def _deal_free(free: list, placed: dict, by_kind: dict, kinds, gen: random.Random) -> bool:
+    """Each free place gets a card drawn evenly among the cards left of the kinds it may hold;
+    returns whether some place had to take a card of a kind it may not hold (none was left)."""
     fits: dict = {}                 # per zone: (kinds run out so far, the kinds left it may hold)
     gone = 0                        # kinds run out so far: only then may a zone's kinds change
+    misfit = False
+    getrandbits = gen.getrandbits if below is _below else None     # below() inlined: one draw a place
     for z, i in free:
         allowed = fits.get(z)
         if allowed is None or allowed[0] != gone:
             ks = sorted(kinds[z]) if kinds else sorted(by_kind)
-            allowed = fits[z] = (gone, [k for k in ks if by_kind.get(k)]
-                                 or sorted(k for k, cs in by_kind.items() if cs))   # no kind fits: any card
+            fit = [k for k in ks if by_kind.get(k)]
+            if not fit:                                     # no kind fits: any card
+                fit, misfit = sorted(k for k, cs in by_kind.items() if cs), True
+            allowed = fits[z] = (gone, fit)
         allowed = allowed[1]
         if len(allowed) == 1:
             cards = by_kind[allowed[0]]
-            placed[z][i] = cards.pop(below(gen, len(cards)))
+            n = len(cards)
+            if getrandbits is None:
+                r = below(gen, n)
+            else:                   # gen._randbelow(n), n > 0: the very draws (_draws_match checks them)
+                k = n.bit_length()
+                r = getrandbits(k)
+                while r >= n:
+                    r = getrandbits(k)
+            placed[z][i] = cards.pop(r)
             gone += not cards
             continue
         r = below(gen, sum(len(by_kind[k]) for k in allowed))  # each fitting card equally likely
@@ -238,6 +313,20 @@ def _deal_free(free: list, placed: dict, by_kind: dict, kinds, gen: random.Rando
                 gone += not cards
                 break
             r -= len(cards)
+    return misfit
+
+
+def _group(items: list, key) -> dict:
+    """{key: [items with that key, in order]}, keys in order of first appearance (one list per run
+    of equal keys: ids of one type mostly lie together)."""
+    out: dict = {}
+    for k, group in groupby(items, key):
+        got = out.get(k)
+        if got is None:
+            out[k] = list(group)
+        else:
+            got.extend(group)
+    return out
 
 
 def _repair_kinds(program, placed: dict, filled: list, kinds: list) -> None:
