@@ -116,6 +116,13 @@ def test_a_where_on_an_option_without_cards_points_to_when(write):
     assert len(diags) == 1 and "give it when: CONDITION" in diags[0].hint
 
 
+def test_a_when_written_on_the_choose_itself_is_an_error_that_says_it_belongs_to_an_option(write):
+    diags = validate_file(write(edit(COUP, "          options:\n            income:",
+                                     "          when: coins >= 1\n          options:\n            income:")))
+    assert len(diags) == 1 and "unknown key 'when' in choice 'action'" in diags[0].message
+    assert diags[0].hint.startswith("when belongs to one option, not to the choose")
+
+
 def test_whole_games_with_conditional_options_simulate(write, capsys):
     assert main(["simulate", write(COUP), "--games", "12", "--players", "3", "--seed", "2", "--jobs", "1",
                  "--json"]) == 0
