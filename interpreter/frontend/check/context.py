@@ -66,6 +66,7 @@ class Context:
         self._binders: set | None = None
         self.play_order: tuple | None = None    # the hidden slots of who is out and the direction (play_order.py)
         self._part_choices: dict = {}           # name of a choose of parts -> its parts' names
+        self.not_yet: dict = {}                 # a name bound only after the statement being read -> a hint
 
     # ---- positions and errors ----
     def pos(self, path) -> Pos:
