@@ -123,6 +123,22 @@ def test_a_when_written_on_the_choose_itself_is_an_error_that_says_it_belongs_to
     assert diags[0].hint.startswith("when belongs to one option, not to the choose")
 
 
+def test_in_play_an_option_typed_while_its_condition_fails_is_refused_saying_it_is_not_offered(write):
+    import io
+    from rich.console import Console
+    from interpreter.tools.play import Session
+    out = io.StringIO()
+    s = Session(load_game(write(COUP)), 2, 1, {1: "random"}, ask=lambda prompt: "q",
+                console=Console(file=out, width=200, highlight=False, color_system=None))
+    before = s.st.clone()
+    assert s.parse("coup", s.program.legal_moves(s.st)) is None and s.st == before
+    assert "'coup' is not a legal move for seat 0 now: option 'coup' is not offered now (its when condition " \
+           "does not hold)" in out.getvalue()
+    assert s.parse("discard", s.program.legal_moves(s.st)) is None
+    assert "option 'discard' is not offered now (its when condition does not hold, or it has no cards to " \
+           "choose)" in out.getvalue()
+
+
 def test_whole_games_with_conditional_options_simulate(write, capsys):
     assert main(["simulate", write(COUP), "--games", "12", "--players", "3", "--seed", "2", "--jobs", "1",
                  "--json"]) == 0
