@@ -58,7 +58,7 @@ def check_ruleset(args):
         for d in exc.diagnostics:
             (warnings if d.severity == "warning" else errors).append(d)
     except CardrulesError as exc:
-        if not args.json:
+        if not args.json and not isinstance(exc, RuleRuntimeError):    # a rule that fails is a diagnostic
             raise
         pos = getattr(exc, "pos", None) or Pos(args.ruleset, 1, 1)
         if isinstance(exc, UsageError):
