@@ -158,6 +158,16 @@ def test_the_end_screen_says_the_table_wins_or_loses_together(write):
         assert said in out.getvalue()
 
 
+def test_the_end_screen_heads_the_score_as_the_tables_and_marks_no_seat_as_a_winner(write):
+    for goal in ("6", "7"):
+        game = load_game(write(edit(TOGETHER, "goal: {initial: 6}", f"goal: {{initial: {goal}}}")))
+        s = Session(game, 3, 1, {}, ask=lambda prompt: "q",
+                    console=Console(file=io.StringIO(), width=120, highlight=False, color_system=None))
+        _, heads, rows, _, _ = s.final_table()
+        assert heads == ["seat", "player", "score (the table's, shared)"]
+        assert all(len(row) == 3 for row in rows) and len({row[2] for row in rows}) == 1
+
+
 # The manual's example (section 9, "Playing together"): build one stack 1, 2, 3, 4 together.
 TINY_STACK = """
     name: Tiny Stack
