@@ -240,6 +240,22 @@ def test_a_cooperative_game_is_recorded_and_replayed(write, tmp_path, capsys):
         assert "replay ok" in capsys.readouterr().out
 
 
+def test_record_and_replay_tell_a_cooperative_result_as_the_shared_score_and_the_tables_win_or_loss(
+        write, tmp_path, capsys):
+    path, record = write(TINY_STACK), str(tmp_path / "game.json")
+    said = set()
+    for seed in range(8):
+        assert main(["record", path, "-n", "2", "--seed", str(seed), "--bots", "greedy", "-o", record]) == 0
+        wrote = capsys.readouterr().err
+        assert main(["replay", record, "--ruleset", path]) == 0
+        replayed = capsys.readouterr().out
+        result = json.load(open(record, encoding="utf-8"))["result"]
+        words = f"shared score {result['scores'][0]}, the table {'wins' if result['winners'] else 'loses'} together"
+        assert words in wrote and words in replayed and "winners" not in wrote + replayed
+        said.add(bool(result["winners"]))
+    assert said == {True, False}
+
+
 def test_the_report_says_the_seats_win_or_lose_together_with_the_tables_win_rate(write, tmp_path, capsys):
     report = tmp_path / "report.html"
     assert main(["simulate", write(TINY_STACK), "-n", "2", "--games", "40", "--bots", "greedy", "--jobs", "1",
