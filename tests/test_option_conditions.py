@@ -89,6 +89,28 @@ def test_the_condition_is_read_when_the_choice_is_asked(make):
     assert var(p, st, "coins", 0) == 0 and offered(p, st) == ["income"]
 
 
+def test_in_a_choice_handed_to_another_seat_me_in_when_is_still_the_current_player(make):
+    text = edit(COUP, """        - choose: action
+          options:""", """        - choose: block
+          by: next(current)
+          options:
+            mine: {when: "coins(next(current)) >= 1 and me == current"}
+            theirs: {when: coins >= 1}
+            allow: {}
+        - choose: action
+          options:""")
+    p = make(text, 2)
+    st = p.new_state(1)
+    assert st.decider == 1 and offered(p, st) == ["allow"]
+    do(p, st, "allow")
+    do(p, st, "income")                     # seat 0 has a coin; seat 1 none
+    # seat 0 is asked on seat 1's turn: its coin opens 'mine'; bare coins are seat 1's, so not 'theirs'
+    assert st.decider == 0 and st.current == 1 and offered(p, st) == ["allow", "mine"]
+    do(p, st, "allow")
+    do(p, st, "income")                     # seat 1 has a coin too
+    assert st.decider == 1 and offered(p, st) == ["allow", "mine", "theirs"]
+
+
 def test_an_option_with_cards_and_when_offers_its_cards_only_while_the_condition_holds(make):
     p = make(COUP, 2)
     st = p.new_state(1)
