@@ -181,6 +181,19 @@ def test_play_shows_the_owner_its_hand_by_size_and_the_other_hands_by_their_face
     assert "hand: 2 cards" in text and "red:1" not in text and "red:2" not in text
 
 
+def test_the_overview_tells_the_owner_what_its_hand_held_facing_away_may_hold_and_no_more(write):
+    out = io.StringIO()
+    s = Session(load_game(write(GAME)), 3, 0, {}, ask=lambda prompt: "q",
+                console=Console(file=out, width=200, height=40, highlight=False, color_system=None))
+    s.show_overview(0)
+    lines = {line.split(":")[0].strip(): line for line in out.getvalue().splitlines()}
+    # seat 0 sees blue:1, blue:2, red:3 and blue:3 in the others' hands: its own two cards are any
+    # of the five others, as the deck's three are
+    may = "may be 1×red:1, 1×red:2, 1×green:1, 1×green:2, 1×green:3"
+    assert lines["hand(0)"].endswith(f"2 cards, {may}") and lines["deck"].endswith(f"3 cards, {may}")
+    assert "hand(1)" not in lines and "hand(2)" not in lines
+
+
 @pytest.mark.parametrize("bots", ["random", "greedy,automa,ismcts:iterations=30"])
 def test_whole_games_with_hands_seen_by_others_simulate(write, capsys, bots):
     code = main(["simulate", write(GAME), "--players", "3", "--games", "3" if "," in bots else "30",
