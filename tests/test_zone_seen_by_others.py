@@ -181,6 +181,17 @@ def test_play_shows_the_owner_its_hand_by_size_and_the_other_hands_by_their_face
     assert "hand: 2 cards" in text and "red:1" not in text and "red:2" not in text
 
 
+def test_play_names_a_card_of_the_owners_hand_held_facing_away_shown_to_it_at_its_place(write):
+    text = edit(GAME, "      - shuffle deck\n", "      - shuffle deck\n      - reveal top 1 of hand(0) to seats\n")
+    s = Session(load_game(write(text)), 3, 0, {}, ask=lambda prompt: "q",
+                console=Console(file=io.StringIO(), width=120, height=40))
+    out = io.StringIO()
+    s.console = Console(file=out, width=120, height=40, highlight=False, color_system=None)
+    s.show(0, s.program.legal_moves(s.st), 0)
+    shown = " ".join(out.getvalue().split())
+    assert "hand: 2 cards — 1: ? · 2: red:2" in shown and "red:1" not in shown     # red:1 bottom, red:2 top
+
+
 def test_the_overview_tells_the_owner_what_its_hand_held_facing_away_may_hold_and_no_more(write):
     out = io.StringIO()
     s = Session(load_game(write(GAME)), 3, 0, {}, ask=lambda prompt: "q",
