@@ -170,25 +170,25 @@ def test_a_table_zone_cannot_be_seen_by_others(write):
     assert (d.pos.line, d.pos.col) == (12, 21)
 
 
-def test_play_shows_the_owner_its_hand_by_size_and_the_other_hands_by_their_faces(write):
-    s = Session(load_game(write(GAME)), 3, 0, {}, ask=lambda prompt: "q",
+def first_screen(path: str) -> str:
+    """The first screen of play, as seat 0 sees it (3 players, all human), on one line."""
+    s = Session(load_game(path), 3, 0, {}, ask=lambda prompt: "q",
                 console=Console(file=io.StringIO(), width=120, height=40))
     out = io.StringIO()
     s.console = Console(file=out, width=120, height=40, highlight=False, color_system=None)
     s.show(0, s.program.legal_moves(s.st), 0)
-    text = " ".join(out.getvalue().split())
+    return " ".join(out.getvalue().split())
+
+
+def test_play_shows_the_owner_its_hand_by_size_and_the_other_hands_by_their_faces(write):
+    text = first_screen(write(GAME))
     assert "hand: blue:1, blue:2" in text and "hand: red:3, blue:3" in text     # in order, bottom first
     assert "hand: 2 cards" in text and "red:1" not in text and "red:2" not in text
 
 
 def test_play_names_a_card_of_the_owners_hand_held_facing_away_shown_to_it_at_its_place(write):
     text = edit(GAME, "      - shuffle deck\n", "      - shuffle deck\n      - reveal top 1 of hand(0) to seats\n")
-    s = Session(load_game(write(text)), 3, 0, {}, ask=lambda prompt: "q",
-                console=Console(file=io.StringIO(), width=120, height=40))
-    out = io.StringIO()
-    s.console = Console(file=out, width=120, height=40, highlight=False, color_system=None)
-    s.show(0, s.program.legal_moves(s.st), 0)
-    shown = " ".join(out.getvalue().split())
+    shown = first_screen(write(text))
     assert "hand: 2 cards — 1: ? · 2: red:2" in shown and "red:1" not in shown     # red:1 bottom, red:2 top
 
 
