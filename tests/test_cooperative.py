@@ -72,6 +72,12 @@ def test_the_score_is_worked_out_as_the_first_seat_sees_it(make):
     assert p.result(st)["scores"] == [6, 6, 6]
 
 
+def test_the_win_condition_is_worked_out_as_the_first_seat_sees_it(make):
+    for seat, won in ((0, [0, 1, 2]), (1, [])):
+        p, st = finished(make, edit(TOGETHER, "win: sum(stack.value) >= goal", f"win: me == {seat}"))
+        assert p.result(st)["winners"] == won
+
+
 def errors_of(write, text) -> list:
     with pytest.raises(RulesetError) as err:
         load_game(write(text))
