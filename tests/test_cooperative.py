@@ -9,7 +9,7 @@ import re
 import pytest
 from rich.console import Console
 
-from interpreter.compiler.game import load_game
+from interpreter.compiler.game import file_warnings, load_game
 from interpreter.errors import RulesetError
 from interpreter.seats.registry import make_bot
 from interpreter.tools.cli import main
@@ -76,6 +76,15 @@ def test_the_win_condition_is_worked_out_as_the_first_seat_sees_it(make):
     for seat, won in ((0, [0, 1, 2]), (1, [])):
         p, st = finished(make, edit(TOGETHER, "win: sum(stack.value) >= goal", f"win: me == {seat}"))
         assert p.result(st)["winners"] == won
+
+
+def test_a_score_or_win_that_reads_a_seats_own_zone_is_a_lint_warning(write):
+    text = edit(edit(TOGETHER, "      stack: {visible: everyone}", "      stack: {visible: everyone}\n      hand: {owner: each}"),
+                "win: sum(stack.value) >= goal", "win: sum(stack.value) >= goal and count(hand) == 0")
+    codes = [w.code for w in file_warnings(write(text)) if w.code != "zone-never-entered"]    # hand: empty here
+    assert codes == ["table-reads-one-seat"]
+    fixed = edit(text, "count(hand) == 0", "sum(count(hand(p)) for p in seats) == 0")
+    assert "table-reads-one-seat" not in [w.code for w in file_warnings(write(fixed))]
 
 
 def errors_of(write, text) -> list:
