@@ -75,6 +75,19 @@ def test_validate_broken_exit_1_with_position(broken):
     assert re.search(r"^\s+hint: .*'threshold'", err, re.M), err
 
 
+def test_validate_prints_a_rule_that_fails_at_one_player_count_like_any_error_with_that_count_as_hint(
+        tmp_path, capsys):
+    text = open(R_ECO, encoding="utf-8").read().replace('do: ["move dump[f] to hand"]',
+                                                       'do: ["move dump[f] to hand(4)"]')
+    path = tmp_path / "seat4.yaml"
+    path.write_text(text, encoding="utf-8")
+    code, out, err = call(capsys, "validate", str(path))
+    assert code == 1 and out == ""
+    assert re.search(r"^\S*seat4\.yaml:93:\d+: there is no player 4 with 2 players", err, re.M), err
+    assert re.search(r"^\s+hint: this happens with 2 players$", err, re.M), err
+    assert err.rstrip().endswith("seat4.yaml: 1 error") and "error: " not in err.split("\n")[0], err
+
+
 @pytest.mark.parametrize("which", ["ok", "broken"])
 def test_validate_json_shape(capsys, broken, which):
     path = R_ECO if which == "ok" else broken

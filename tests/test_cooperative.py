@@ -9,7 +9,7 @@ import re
 import pytest
 from rich.console import Console
 
-from interpreter.compiler.game import load_game
+from interpreter.compiler.game import file_warnings, load_game
 from interpreter.errors import RulesetError
 from interpreter.seats.registry import make_bot
 from interpreter.tools.cli import main
@@ -70,6 +70,21 @@ def test_the_score_is_worked_out_as_the_first_seat_sees_it(make):
     # a score that reads `me` counts seat 0's for the whole table
     p, st = finished(make, edit(TOGETHER, "score: sum(stack.value)", "score: sum(stack.value) + me"))
     assert p.result(st)["scores"] == [6, 6, 6]
+
+
+def test_the_win_condition_is_worked_out_as_the_first_seat_sees_it(make):
+    for seat, won in ((0, [0, 1, 2]), (1, [])):
+        p, st = finished(make, edit(TOGETHER, "win: sum(stack.value) >= goal", f"win: me == {seat}"))
+        assert p.result(st)["winners"] == won
+
+
+def test_a_score_or_win_that_reads_a_seats_own_zone_is_a_lint_warning(write):
+    text = edit(edit(TOGETHER, "      stack: {visible: everyone}", "      stack: {visible: everyone}\n      hand: {owner: each}"),
+                "win: sum(stack.value) >= goal", "win: sum(stack.value) >= goal and count(hand) == 0")
+    codes = [w.code for w in file_warnings(write(text)) if w.code != "zone-never-entered"]    # hand: empty here
+    assert codes == ["table-reads-one-seat"]
+    fixed = edit(text, "count(hand) == 0", "sum(count(hand(p)) for p in seats) == 0")
+    assert "table-reads-one-seat" not in [w.code for w in file_warnings(write(fixed))]
 
 
 def errors_of(write, text) -> list:
@@ -158,6 +173,16 @@ def test_the_end_screen_says_the_table_wins_or_loses_together(write):
         assert said in out.getvalue()
 
 
+def test_the_end_screen_heads_the_score_as_the_tables_and_marks_no_seat_as_a_winner(write):
+    for goal in ("6", "7"):
+        game = load_game(write(edit(TOGETHER, "goal: {initial: 6}", f"goal: {{initial: {goal}}}")))
+        s = Session(game, 3, 1, {}, ask=lambda prompt: "q",
+                    console=Console(file=io.StringIO(), width=120, highlight=False, color_system=None))
+        _, heads, rows, _, _ = s.final_table()
+        assert heads == ["seat", "player", "score (the table's, shared)"]
+        assert all(len(row) == 3 for row in rows) and len({row[2] for row in rows}) == 1
+
+
 # The manual's example (section 9, "Playing together"): build one stack 1, 2, 3, 4 together.
 TINY_STACK = """
     name: Tiny Stack
@@ -228,6 +253,22 @@ def test_a_cooperative_game_is_recorded_and_replayed(write, tmp_path, capsys):
         assert main(["record", path, "-n", "2", "--seed", str(seed), "--bots", "greedy", "-o", record]) == 0
         assert main(["replay", record, "--ruleset", path]) == 0
         assert "replay ok" in capsys.readouterr().out
+
+
+def test_record_and_replay_tell_a_cooperative_result_as_the_shared_score_and_the_tables_win_or_loss(
+        write, tmp_path, capsys):
+    path, record = write(TINY_STACK), str(tmp_path / "game.json")
+    said = set()
+    for seed in range(8):
+        assert main(["record", path, "-n", "2", "--seed", str(seed), "--bots", "greedy", "-o", record]) == 0
+        wrote = capsys.readouterr().err
+        assert main(["replay", record, "--ruleset", path]) == 0
+        replayed = capsys.readouterr().out
+        result = json.load(open(record, encoding="utf-8"))["result"]
+        words = f"shared score {result['scores'][0]}, the table {'wins' if result['winners'] else 'loses'} together"
+        assert words in wrote and words in replayed and "winners" not in wrote + replayed
+        said.add(bool(result["winners"]))
+    assert said == {True, False}
 
 
 def test_the_report_says_the_seats_win_or_lose_together_with_the_tables_win_rate(write, tmp_path, capsys):

@@ -110,10 +110,21 @@ def test_an_index_outside_the_list_in_set_is_an_error_at_the_rule(make):
 
 
 def test_setting_an_item_of_an_item_that_is_not_a_list_is_an_error_at_the_rule(make):
-    p = make(edit(SPOTS, "- set known(1)[0][1] = true", "- set grid[0][1][0] = true"))
+    text = edit(SPOTS, "  done: {initial: 0}", "  done: {initial: 0}\n      rows: {initial: \"[[1], 2]\"}")
+    p = make(edit(text, "- set known(1)[0][1] = true", "- set rows[1][0] = 5"))
     with pytest.raises(RuleRuntimeError) as err:
         p.new_state(1)
-    assert err.value.pos.line == 17 and "only a list has items to set, not" in err.value.message
+    assert err.value.pos.line == 18 and "only a list has items to set, not" in err.value.message
+
+
+def test_an_index_deeper_than_the_lists_of_the_initial_value_is_an_error_where_it_is_written(write):
+    path = write(edit(SPOTS, "- set known(1)[0][1] = true", "- set grid[0][1][0] = 7"))
+    with pytest.raises(RulesetError) as err:
+        load_game(path)
+    (diag,) = err.value.diagnostics
+    assert (diag.pos.line, diag.pos.col) == (17, 20)
+    assert diag.message == ("'grid' holds lists only 2 deep: an item at that depth is a number (its initial "
+                            "value), so this index has no list to go into")
 
 
 def test_joining_a_list_and_a_number_is_an_error_at_the_rule(make):

@@ -89,6 +89,28 @@ def test_the_condition_is_read_when_the_choice_is_asked(make):
     assert var(p, st, "coins", 0) == 0 and offered(p, st) == ["income"]
 
 
+def test_in_a_choice_handed_to_another_seat_me_in_when_is_still_the_current_player(make):
+    text = edit(COUP, """        - choose: action
+          options:""", """        - choose: block
+          by: next(current)
+          options:
+            mine: {when: "coins(next(current)) >= 1 and me == current"}
+            theirs: {when: coins >= 1}
+            allow: {}
+        - choose: action
+          options:""")
+    p = make(text, 2)
+    st = p.new_state(1)
+    assert st.decider == 1 and offered(p, st) == ["allow"]
+    do(p, st, "allow")
+    do(p, st, "income")                     # seat 0 has a coin; seat 1 none
+    # seat 0 is asked on seat 1's turn: its coin opens 'mine'; bare coins are seat 1's, so not 'theirs'
+    assert st.decider == 0 and st.current == 1 and offered(p, st) == ["allow", "mine"]
+    do(p, st, "allow")
+    do(p, st, "income")                     # seat 1 has a coin too
+    assert st.decider == 1 and offered(p, st) == ["allow", "mine", "theirs"]
+
+
 def test_an_option_with_cards_and_when_offers_its_cards_only_while_the_condition_holds(make):
     p = make(COUP, 2)
     st = p.new_state(1)
@@ -114,6 +136,29 @@ def test_an_option_whose_condition_can_never_hold_is_a_lint_warning(write):
 def test_a_where_on_an_option_without_cards_points_to_when(write):
     diags = validate_file(write(edit(COUP, "when: coins >= 3", "where: coins >= 3")))
     assert len(diags) == 1 and "give it when: CONDITION" in diags[0].hint
+
+
+def test_a_when_written_on_the_choose_itself_is_an_error_that_says_it_belongs_to_an_option(write):
+    diags = validate_file(write(edit(COUP, "          options:\n            income:",
+                                     "          when: coins >= 1\n          options:\n            income:")))
+    assert len(diags) == 1 and "unknown key 'when' in choice 'action'" in diags[0].message
+    assert diags[0].hint.startswith("when belongs to one option, not to the choose")
+
+
+def test_in_play_an_option_typed_while_its_condition_fails_is_refused_saying_it_is_not_offered(write):
+    import io
+    from rich.console import Console
+    from interpreter.tools.play import Session
+    out = io.StringIO()
+    s = Session(load_game(write(COUP)), 2, 1, {1: "random"}, ask=lambda prompt: "q",
+                console=Console(file=out, width=200, highlight=False, color_system=None))
+    before = s.st.clone()
+    assert s.parse("coup", s.program.legal_moves(s.st)) is None and s.st == before
+    assert "'coup' is not a legal move for seat 0 now: option 'coup' is not offered now (its when condition " \
+           "does not hold)" in out.getvalue()
+    assert s.parse("discard", s.program.legal_moves(s.st)) is None
+    assert "option 'discard' is not offered now (its when condition does not hold, or it has no cards to " \
+           "choose)" in out.getvalue()
 
 
 def test_whole_games_with_conditional_options_simulate(write, capsys):

@@ -143,6 +143,16 @@ def test_stopped_by_without_stop_at_is_an_error(write):
     assert "has no stop_at, so it would never be set" in diags[0].message
 
 
+def test_stopped_by_read_inside_the_round_is_an_error_that_says_it_is_set_after_the_around(write):
+    text = edit(CLAIM, "challenge: {do: [\"set challenges = challenges + 1\"]}",
+                "challenge: {do: [\"set challenges = challenger\"]}")
+    diags = validate_file(write(text))
+    assert [(d.pos.line, d.message) for d in diags] == [(line_of(text, "set challenges = challenger"),
+                                                         "unknown name 'challenger'")]
+    assert diags[0].hint == ("'challenger' (stopped_by) is set when the round is over: read it after the around; "
+                             "inside it, the seat whose go it is is 'p'")
+
+
 def test_whole_games_with_reaction_rounds_simulate(write, capsys):
     assert main(["simulate", write(CLAIM), "--games", "12", "--players", "4", "--seed", "2", "--jobs", "1",
                  "--json"]) == 0

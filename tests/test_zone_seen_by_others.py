@@ -170,15 +170,39 @@ def test_a_table_zone_cannot_be_seen_by_others(write):
     assert (d.pos.line, d.pos.col) == (12, 21)
 
 
-def test_play_shows_the_owner_its_hand_by_size_and_the_other_hands_by_their_faces(write):
-    s = Session(load_game(write(GAME)), 3, 0, {}, ask=lambda prompt: "q",
+def first_screen(path: str) -> str:
+    """The first screen of play, as seat 0 sees it (3 players, all human), on one line."""
+    s = Session(load_game(path), 3, 0, {}, ask=lambda prompt: "q",
                 console=Console(file=io.StringIO(), width=120, height=40))
     out = io.StringIO()
     s.console = Console(file=out, width=120, height=40, highlight=False, color_system=None)
     s.show(0, s.program.legal_moves(s.st), 0)
-    text = " ".join(out.getvalue().split())
+    return " ".join(out.getvalue().split())
+
+
+def test_play_shows_the_owner_its_hand_by_size_and_the_other_hands_by_their_faces(write):
+    text = first_screen(write(GAME))
     assert "hand: blue:1, blue:2" in text and "hand: red:3, blue:3" in text     # in order, bottom first
     assert "hand: 2 cards" in text and "red:1" not in text and "red:2" not in text
+
+
+def test_play_names_a_card_of_the_owners_hand_held_facing_away_shown_to_it_at_its_place(write):
+    text = edit(GAME, "      - shuffle deck\n", "      - shuffle deck\n      - reveal top 1 of hand(0) to seats\n")
+    shown = first_screen(write(text))
+    assert "hand: 2 cards — 1: ? · 2: red:2" in shown and "red:1" not in shown     # red:1 bottom, red:2 top
+
+
+def test_the_overview_tells_the_owner_what_its_hand_held_facing_away_may_hold_and_no_more(write):
+    out = io.StringIO()
+    s = Session(load_game(write(GAME)), 3, 0, {}, ask=lambda prompt: "q",
+                console=Console(file=out, width=200, height=40, highlight=False, color_system=None))
+    s.show_overview(0)
+    lines = {line.split(":")[0].strip(): line for line in out.getvalue().splitlines()}
+    # seat 0 sees blue:1, blue:2, red:3 and blue:3 in the others' hands: its own two cards are any
+    # of the five others, as the deck's three are
+    may = "may be 1×red:1, 1×red:2, 1×green:1, 1×green:2, 1×green:3"
+    assert lines["hand(0)"].endswith(f"2 cards, {may}") and lines["deck"].endswith(f"3 cards, {may}")
+    assert "hand(1)" not in lines and "hand(2)" not in lines
 
 
 @pytest.mark.parametrize("bots", ["random", "greedy,automa,ismcts:iterations=30"])

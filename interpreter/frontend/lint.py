@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 
 from . import checker, ir, loader, schema
+from .check.stats import reads_own_seat
 from .check.trees import nodes
 from ..errors import Diagnostic, Pos, RulesetError
 
@@ -36,6 +37,8 @@ CODES = {
                             "each learns which cards they are, hidden ones too",
     "reverse-changes-nothing": "a reverse in a game for at most 2 players: either way round, the other seat is next",
     "tell-about-seen-cards": "a tell about a zone the players told already see the faces of: it tells them nothing",
+    "table-reads-one-seat": "a cooperative score or win that reads me, or a seat's own zone or variable written "
+                            "without a seat: it is worked out as seat 0 sees it, so it counts seat 0's only",
     # given by the setup audit (compiler/audit.py), which plays the setup: the linter only reads the rules
     "setup-move-short": "a move or deal of the setup that moved fewer cards than it names (the setup played once)",
 }
@@ -159,6 +162,7 @@ class Linter:
         self.attributes_compared_with_themselves()
         self.variables_holding_cards()
         self.tells_about_seen_cards()
+        self.table_reading_one_seat()
         return sorted(self.out, key=lambda d: (d.pos.file, d.pos.line, d.pos.col, d.code))
 
     # ---- helpers ----
@@ -576,6 +580,19 @@ class Linter:
                   "the score cannot change: it uses no zone and no variable, only numbers and parameters, so every "
                   "game ends with the same scores",
                   "score what the players did, e.g. count(won) or sum(won.value)")
+
+    def table_reading_one_seat(self) -> None:
+        """table-reads-one-seat: a cooperative score or win that reads me or a seat's own zone or variable."""
+        r = self.rules
+        if r.cooperative is None:
+            return
+        for what, expr in (("score", r.score), ("win", r.cooperative)):
+            if expr is not None and reads_own_seat(expr):
+                self.warn(expr.pos, "table-reads-one-seat",
+                          f"this cooperative {what} is the table's, worked out once as seat 0 sees it: what it reads "
+                          "of me (me, or a seat's own zone or variable written without a seat) is seat 0's only",
+                          "read every seat by name, e.g. sum(count(hand(p)) for p in seats), or what the table "
+                          "shares (variables, table zones)")
 
     def stats_never_vary(self) -> None:
         """stat-never-varies: a stat made of numbers, parameters and fixed names only."""

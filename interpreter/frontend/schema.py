@@ -239,9 +239,25 @@ def _unknown_keys(doc: Document, path: Path, error: ValidationError) -> list[Dia
         if key in allowed or any(re.search(p, key) for p in patterns):
             continue
         meant = _meant_key(key, error)
-        hint = f"did you mean '{meant}'?" if meant else f"the keys allowed here are {', '.join(allowed)}"
+        hint = _misplaced(key, allowed) or (f"did you mean '{meant}'?" if meant else
+                                            f"the keys allowed here are {', '.join(allowed)}")
         out.append(_diag(doc.key_pos(path + (_doc_key(node, key),)), f"unknown key '{key}' in {where}", hint))
     return out
+
+
+# A key written one level away from where it belongs: (the key, a key of the mapping it stands in)
+# -> where to write it. Checked before the spelling, which would find a look-alike ('when': 'then').
+_MISPLACED = {
+    ("when", "options"): "when belongs to one option, not to the choose: options: {coup: {when: coins >= 7, "
+                         "do: [...]}}; to ask the whole choice only sometimes, put it in an if",
+    ("public", "when"): "public belongs to the choose, not to one of its options: choose: action, public: true, "
+                        "options: {...}",
+}
+
+
+def _misplaced(key: Any, allowed: list) -> str:
+    """Where an unknown key belongs when it is a key of the mapping above or below, else ''."""
+    return next((hint for (k, has), hint in _MISPLACED.items() if k == key and has in allowed), "")
 
 
 def _is_bad_key(error: ValidationError) -> bool:

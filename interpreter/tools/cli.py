@@ -58,7 +58,7 @@ def check_ruleset(args):
         for d in exc.diagnostics:
             (warnings if d.severity == "warning" else errors).append(d)
     except CardrulesError as exc:
-        if not args.json:
+        if not args.json and not isinstance(exc, RuleRuntimeError):    # a rule that fails is a diagnostic
             raise
         pos = getattr(exc, "pos", None) or Pos(args.ruleset, 1, 1)
         if isinstance(exc, UsageError):
@@ -178,8 +178,17 @@ def cmd_record(args) -> int:
     except OSError as exc:
         raise UsageError(f"{args.output}: cannot write the record: {exc.strerror or exc}") from None
     r = record["result"]
-    err(f"wrote {args.output}: {len(record['moves'])} moves, scores {r['scores']}, winners {r['winners']}")
+    err(f"wrote {args.output}: {len(record['moves'])} moves, {outcome(game, r)}")
     return 0
+
+
+def outcome(game, result: dict) -> str:
+    """A finished game's result in words: the scores and winners, or the table's shared score and
+    whether it won together."""
+    if game.rules.cooperative is not None:
+        return (f"shared score {show(result['scores'][0])}, the table "
+                f"{'wins' if result['winners'] else 'loses'} together")
+    return f"scores {show(result['scores'])}, winners {show(result['winners'])}"
 
 
 MAX_RECORD_BYTES = 20_000_000     # a record of a long game is some 100 kB; no game makes 200 times that
@@ -254,8 +263,7 @@ def cmd_replay(args) -> int:
         err(f"replay differs: the record says scores {show(want['scores'])}, winners {show(want['winners'])}; "
             f"the replay gives scores {show(got['scores'])}, winners {show(got['winners'])}")
         return 1
-    out(f"replay ok: {len(record['moves'])} moves, {result['turns']} turns, "
-        f"scores {show(got['scores'])}, winners {show(got['winners'])}")
+    out(f"replay ok: {len(record['moves'])} moves, {result['turns']} turns, {outcome(game, got)}")
     return 0
 
 

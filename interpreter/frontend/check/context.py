@@ -66,6 +66,7 @@ class Context:
         self._binders: set | None = None
         self.play_order: tuple | None = None    # the hidden slots of who is out and the direction (play_order.py)
         self._part_choices: dict = {}           # name of a choose of parts -> its parts' names
+        self.not_yet: dict = {}                 # a name bound only after the statement being read -> a hint
 
     # ---- positions and errors ----
     def pos(self, path) -> Pos:
@@ -144,8 +145,9 @@ class Context:
     def bind(self, name: str, typ: str, pos: Pos) -> int:
         """The slot of a local bound here to a value of type typ (recorded for the type of its uses)."""
         if name in KEYWORDS or name in BUILTIN_NAMES or name in FUNCTIONS:
-            self.error(pos, f"'{name}' is a built-in name and cannot name a value of your own", "name",
-                       "pick another name")
+            what = "a word of the rules language" if name in KEYWORDS else "a built-in name"
+            self.error(pos, f"'{name}' is {what} and cannot name a value of your own", "name",
+                       f"pick another name, e.g. '{name}_choice'" if name in KEYWORDS else "pick another name")
             return self.slot("!" + name)    # a slot nothing refers to: the name keeps its built-in meaning
         if self.in_params and name in self.in_params[2]:
             kind, owner = self.in_params[:2]

@@ -70,7 +70,9 @@ def unknown_name(cx: Context, name: str, pos: Pos, path, scope: Scope) -> None:
     known = list(cx.params) + list(cx.zones) + list(cx.vars) + list(cx.slots) + list(BUILTIN_NAMES)
     known += list(cx.functions) + list(scope.fn_params) + (list(cx.attrs) if scope.card else [])
     known += ["true", "false"]
-    if name in cx.text_values():      # suit == red, for the text 'red' of a param's list
+    if name in cx.not_yet:
+        hint = cx.not_yet[name]
+    elif name in cx.text_values():      # suit == red, for the text 'red' of a param's list
         hint = f"to mean the text '{name}', quote it: '{name}'"
     elif cx.parts_chosen(name) is not None:
         hint = f"choose '{name}' chooses parts, each bound to its own name: {', '.join(cx.parts_chosen(name))}"

@@ -113,7 +113,7 @@ def set_var(cx: Context, node, pos, path, scope: Scope):
     kind = cx.var_types.get(decl.name, "any")
     if node.items:
         items = _item_path(cx, decl, kind, node.items, path, scope)
-        _item_kind(cx, decl, len(items), value)
+        _item_kind(cx, decl, items, value)
         return ir.SetS(pos, decl, owner, value, items)
     if kind != "any":
         fits = {kind, "cards", "zone"} if kind == "list" else {kind}
@@ -142,10 +142,18 @@ def _item_path(cx: Context, decl, kind: str, items, path, scope: Scope) -> tuple
     return idx
 
 
-def _item_kind(cx: Context, decl, depth: int, value) -> None:
-    """Report a new item of another kind than the items at that depth of the variable's initial value."""
+def _item_kind(cx: Context, decl, idx: tuple, value) -> None:
+    """Report a new item of another kind than the items at that depth of the variable's initial value,
+    or an index past the depth of its lists."""
     items = item_values(decl.initial)
-    for _ in range(depth - 1):
+    for level in range(1, len(idx)):
+        kinds = {v.type if isinstance(v, ir.Expr) else value_type(v) for v in items or ()}
+        if kinds and not kinds & {"list", "any", "value", "null"}:
+            cx.error(idx[level].pos, f"'{decl.name}' holds lists only {level} deep: an item at that depth is "
+                     f"{' or '.join(sorted(a_type(k) for k in kinds))} (its initial value), so this index has "
+                     "no list to go into", "type",
+                     f"write {level} index{'es' if level > 1 else ''}, or start '{decl.name}' as a deeper list")
+            return
         rows = [item_values(row) for row in items or ()]
         items = None if not rows or None in rows else [v for row in rows for v in row]
     kinds = {v.type if isinstance(v, ir.Expr) else value_type(v) for v in items or ()}

@@ -104,11 +104,16 @@ def around(cx: Context, path, item, scope: Scope) -> list:
     start = value(cx, path + ("from",), scope, default=None) if "from" in item else ir.Builtin(pos, "player", "current")
     if start is not None:
         expect(cx, start, {"player"}, "the seat that goes first")
+    later = str(item["stopped_by"]) if "stopped_by" in item else None
+    if later is not None:       # read inside the round, it would be unknown: say when it is set
+        cx.not_yet[later] = (f"'{later}' (stopped_by) is set when the round is over: read it after the around; "
+                             f"inside it, the seat whose go it is is '{name}'")
     until = value(cx, path + ("until",), scope, default=None) if "until" in item else None
     if until is not None:
         expect(cx, until, {"bool"}, "an until condition")
     seat = cx.bind(name, "player", cx.pos(path + ("around",)))
     do = block(cx, path + ("do",), scope)
+    cx.not_yet.pop(later, None)
     flag = stop_flag(cx, path, item, do, seat)
     return stopping(cx, path, item, around_rounds(cx, pos, name, seat, start, until, do), flag)
 

@@ -28,8 +28,9 @@ class Overview:
             self.say(f"  {line}")
 
     def show_overview(self, seat: int) -> None:
-        """For every hidden table zone, one line: the cards that may still be there (only types the
-        rules can ever bring there); zones of one family with the same line are grouped."""
+        """For every hidden table zone, and every zone of the seat's own it cannot see (a hand held
+        facing away), one line: the cards that may still be there (only types the rules can ever
+        bring there); zones of one family with the same line are grouped."""
         if not self.full:
             self.say("this ruleset shows only the cards visible now (display.knowledge: faces); "
                      "play with --memory-aid for the overview")
@@ -37,7 +38,7 @@ class Overview:
         v, prog = self.view(seat), self.program
         groups: dict = {}               # (declaration, what is shown) -> the zones showing it
         for z, decl in enumerate(prog.zone_decl):
-            if prog.zone_owner[z] is not None or v.sees(z) or not v.size(z) or decl.name in self.display.hidden:
+            if prog.zone_owner[z] not in (None, seat) or v.sees(z) or not v.size(z) or decl.name in self.display.hidden:
                 continue
             groups.setdefault((decl.name, self.overview_text(v, z)), []).append(z)
         if not groups:
@@ -46,7 +47,7 @@ class Overview:
         self.say("what may still be in each hidden zone (only cards the rules can bring there):")
         for (name, text), zones in groups.items():
             self.say(f"  {self.zones_label(name, zones)}: {text}")
-        self.say("(counts include every card whose place you do not know: other seats' hidden cards too)")
+        self.say("(counts include every card whose place you do not know, wherever it may be)")
 
     def overview_text(self, v, z: int) -> str:
         """One hidden zone: its size, the cards known there, the others that may be there."""

@@ -58,23 +58,25 @@ class Result:
         prog, st = self.program, self.st
         result = prog.result(st)
         winners = result["winners"]
-        heads = ["seat", "player", "score (lowest wins)" if prog.rules.lowest_wins else "score"]
+        together = prog.cooperative_fn is not None     # no seat wins alone: no column marks a winner
+        heads = ["seat", "player", "score (lowest wins)" if prog.rules.lowest_wins else
+                 "score (the table's, shared)" if together else "score"]
         heads += [f"tie-break {i} ({'most' if sign > 0 else 'fewest'})" for i, (sign, _) in enumerate(prog.rules.tiebreak, 1)]
-        heads.append("")
+        heads += [] if together else [""]
         shared = len(winners) > 1
         rows = []
         for k in range(self.players):
             key = prog.ranking_key(st, k)
             tb = [str(sign * x) for (sign, _), x in zip(prog.rules.tiebreak, key[1:])]
             mark = ("shared victory" if shared else "winner") if k in winners else ""
-            rows.append([str(k), self.who(k), str(result["scores"][k]), *tb, mark])
+            rows.append([str(k), self.who(k), str(result["scores"][k]), *tb] + ([] if together else [mark]))
         ties = [f"tie-break {i}: {'most' if sign > 0 else 'fewest'} {self.display.text(expr)}"
                 for i, (sign, expr) in enumerate(prog.rules.tiebreak, 1)]
         if prog.rules.lowest_wins:
             ties.append("the lowest score wins")
         label = "winner" if not shared else "shared victory"
         won = f"{label}: " + ", ".join(f"seat {k} ({self.who(k)})" for k in winners)
-        if prog.cooperative_fn is not None:         # the table won or lost together
+        if together:                                # the table won or lost together
             won = "the table wins together" if winners else "the table loses together"
         return f"{self.game.name}: final scores after {result['turns']} turns", heads, rows, ties, won
 
@@ -83,7 +85,7 @@ class Result:
         title, heads, rows, ties, won = self.final_table()
         table = Table(title=Text(title))
         for i, head in enumerate(heads):
-            table.add_column(head, justify="right" if i not in (1, len(heads) - 1) else "left")
+            table.add_column(head, justify="left" if i == 1 or head == "" else "right")
         for row in rows:
             table.add_row(*row[:1], Text(row[1]), *row[2:])
         self.console.print(table)

@@ -76,24 +76,31 @@ class Screen:
             return self.faces_text(v, z, brief=False)
         size = v.size(z)
         text = plural(size)
+        told = self.told_text(v, z) if self.full else ""
         if self.full and size:
-            known = v.known_cards(z)
+            known = v.known_cards(z) if not (told and self.by_place(z)) else None     # told place by place
             if known:
                 text += f" — known: {counts_text(self.program.type_names, known, v.unknown(z))}"
             absent = sorted(t for t, n in v.at_most(z).items() if n == 0)
             if absent:      # announced (announce none of): types the zone holds none of
                 text += " — none of: " + ", ".join(self.program.type_names[t] for t in absent)
-        told = self.told_text(v, z) if self.full else ""
         return f"{text} — {told}" if told else text
+
+    def by_place(self, z: int) -> bool:
+        """Whether the zone is held facing away: its owner knows and picks its cards by place."""
+        return self.program.zone_decl[z].visible == "others"
 
     def told_text(self, v, z: int) -> str:
         """What the seat was told (tell) about the cards of a zone it cannot see, place by place from
         the bottom as a choice of place counts them: '1: colour red · 2: not colour red, not rank 5 · 3: ?';
         '' when it was told nothing there. Knowledge, as 'known:': shown with display knowledge full."""
-        words = v.told_words(z)
-        if not words:
+        words, names = v.told_words(z), self.program.type_names
+        # in a hand held facing away, a card known where it lies (shown by reveal) is named at its place
+        faces = {i: names[t] for i, t in enumerate(v.cards(z)) if t is not None} if self.by_place(z) else {}
+        if not words and not faces:
             return ""
-        return " · ".join(f"{i + 1}: {', '.join(words[i]) if i in words else '?'}" for i in range(v.size(z)))
+        return " · ".join(f"{i + 1}: {faces[i] if i in faces else ', '.join(words[i]) if i in words else '?'}"
+                          for i in range(v.size(z)))
 
     def brief_text(self, v, z: int, knowledge: bool = True, short: bool = False) -> str:
         """zone_text in fewer characters: 'red:1, 2×blue' for the faces, '5 cards, known: red:1' (or
@@ -104,9 +111,9 @@ class Screen:
         if short:
             return str(size)
         text = plural(size)
-        known = v.known_cards(z) if knowledge and self.full and size else None
-        text = f"{text}, known: {brief_counts(self.program.type_names, known)}" if known else text
         told = self.told_text(v, z) if knowledge and self.full else ""
+        known = v.known_cards(z) if knowledge and self.full and size and not (told and self.by_place(z)) else None
+        text = f"{text}, known: {brief_counts(self.program.type_names, known)}" if known else text
         return f"{text} — {told}" if told else text
 
     def var_items(self, v, owner) -> list:

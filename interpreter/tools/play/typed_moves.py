@@ -245,13 +245,28 @@ class TypedMoves:
             return shown.entries[found[0]][1]
         quoted = f"'{clipped(line, 60)}'"
         if not found:
-            self.say(f"{quoted} is not a legal move for seat {self.st.decider} now: no legal move's text "
-                     f"contains it; type {self.how_to_type(shown)}, or ? for help")
+            why = self.not_offered(line, texts) or "no legal move's text contains it"
+            self.say(f"{quoted} is not a legal move for seat {self.st.decider} now: {why}; type "
+                     f"{self.how_to_type(shown)}, or ? for help")
             return None
         named = ", ".join(texts[i] for i in found[:CANDIDATES]) + (" …" if len(found) > CANDIDATES else "")
         self.say(f"{quoted} fits {len(found)} moves — did you mean: {named}? type more of its text, "
                  f"or {'its value' if shown.by_value else 'its number'}")
         return None
+
+    def not_offered(self, line: str, texts: list) -> str:
+        """Why an option the line names is not listed (its when does not hold, or it has no cards to
+        pick now), else ''."""
+        dec = self.st.pending
+        if getattr(dec, "kind", None) != "options":
+            return ""
+        typed = line.partition(":")[0].strip().lower()
+        for name, _, spec in dec.options:
+            if name.lower() == typed and not any(t.partition(":")[0] == name for t in texts):
+                return (f"option '{name}' is not offered now (its when condition does not hold)" if spec is None
+                        else f"option '{name}' is not offered now (its when condition does not hold, or it has "
+                             "no cards to choose)")
+        return ""
 
     def show_help(self, legal: list) -> None:
         """How to type a move in this decision, and the commands."""
