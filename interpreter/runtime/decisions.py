@@ -8,6 +8,8 @@ A move is a small tuple (the payload); interchangeable cards (same type) give on
 """
 from __future__ import annotations
 
+from itertools import compress, repeat
+
 from ..errors import Pos, RuleRuntimeError
 
 
@@ -32,7 +34,7 @@ def multisets(groups: list, lo: int, hi: int, cap: int | None = None) -> list:
     elif cap is not None and len(shape) > cap:
         raise TooMany
     picks = [(t, k) for t, avail in groups for k in range(1, min(avail, top) + 1)]
-    return [tuple(map(picks.__getitem__, choice)) for choice in shape]
+    return list(map(tuple, map(map, repeat(picks.__getitem__), shape)))    # in C: each choice's picks named
 
 
 _SHAPES: dict = {}      # (available per group, lo, hi) -> walk()'s choices
@@ -136,11 +138,10 @@ class CardSpec:
     def bind(self, st, payload) -> list:
         """The concrete cards for a payload: the topmost candidates of each type."""
         cands = self.candidates(st)
-        type_of = self.type_of
+        types = list(map(self.type_of.__getitem__, cands))
         chosen = []
-        for t, n in payload:
-            picked = [c for c in cands if type_of[c] == t][-n:]
-            chosen.extend(picked)
+        for t, n in payload:        # the cards of type t, picked in C
+            chosen.extend(list(compress(cands, map(t.__eq__, types)))[-n:])
         return chosen
 
     def text(self, payload) -> str:
