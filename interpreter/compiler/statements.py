@@ -251,18 +251,7 @@ class StatementGen:
         check = (lambda cs: [f"{self.check_alike}(st, {cs}, {d}, {gen.k(s.pos)})"]) \
             if s.dest.decl.alike else (lambda cs: [])
         if isinstance(src, ir.ZoneRef):
-            z, zv = gen.zone_src(src, {}), gen.fresh("z")
-            c = gen.fresh("c")
-            # a zone worked out where the old code first did, kept in a name (it cannot change meanwhile)
-            z_at, z = self.named(z)
-            d_at, d = self.named(d)
-            same = "" if (z.isdigit() and d.isdigit() and z != d) else f" and {zv} is not Z[{d_at}]"
-            put = f"Z[{d}][0:0] = {m}" if b else f"Z[{d}].extend({m})"
-            where = [f"    {ps} = tuple(range(len({m})))"] if self.at else []
-            log = f"if st.log is not None: E.log_move(st, {{z}}, {d}, {m}, {vis}, {b}, {ps})"
-            return self.count_move(s, None) + [f"{zv} = Z[{z_at}]", f"if {zv}{same}:"] + indent(check(zv)) + [
-                f"    {m} = {zv}[:]"] + where + [f"    {zv}.clear()", f"    {put}", f"    for {c} in {m}: L[{c}] = {d}",
-                "    " + log.format(z=z)] + indent(self.count_move(s, m, ran=False))
+            return self.move_zone(s, d, m, vis, ps, check)
         if isinstance(src, ir.TopN):
             self.not_negative(src.count, f"'{'bottom' if src.bottom else 'top'} N of'")
         if isinstance(src, ir.TopN) and isinstance(src.cards, ir.ZoneRef):
@@ -302,6 +291,21 @@ class StatementGen:
             indent(indent(check("_cs"))) + [
                 f"        E.place(st, _cs, {d}, {b})",
                 f"        if st.log is not None: E.log_move(st, _z, {d}, _cs, {vis}, {b}{', _ps' if self.at else ''})"]
+
+    def move_zone(self, s, d: str, m: str, vis: str, ps: str, check) -> list:
+        """Lines that move all the cards of a zone onto zone d (or under it)."""
+        gen, b = self.gen, s.bottom
+        zv, c = gen.fresh("z"), gen.fresh("c")
+        # a zone worked out where the old code first did, kept in a name (it cannot change meanwhile)
+        z_at, z = self.named(gen.zone_src(s.cards, {}))
+        d_at, d = self.named(d)
+        same = "" if (z.isdigit() and d.isdigit() and z != d) else f" and {zv} is not Z[{d_at}]"
+        put = f"Z[{d}][0:0] = {m}" if b else f"Z[{d}].extend({m})"
+        where = [f"    {ps} = tuple(range(len({m})))"] if self.at else []
+        log = f"if st.log is not None: E.log_move(st, {z}, {d}, {m}, {vis}, {b}, {ps})"
+        return self.count_move(s, None) + [f"{zv} = Z[{z_at}]", f"if {zv}{same}:"] + indent(check(zv)) + [
+            f"    {m} = {zv}[:]"] + where + [f"    {zv}.clear()", f"    {put}", f"    for {c} in {m}: L[{c}] = {d}",
+            "    " + log] + indent(self.count_move(s, m, ran=False))
 
     def named(self, src: str) -> tuple:
         """(where src is first worked out, how it is read after) for a zone index: a name bound by
