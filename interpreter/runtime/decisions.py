@@ -8,7 +8,7 @@ A move is a small tuple (the payload); interchangeable cards (same type) give on
 """
 from __future__ import annotations
 
-from itertools import compress, repeat
+from itertools import repeat
 
 from ..errors import Pos, RuleRuntimeError
 
@@ -138,10 +138,11 @@ class CardSpec:
     def bind(self, st, payload) -> list:
         """The concrete cards for a payload: the topmost candidates of each type."""
         cands = self.candidates(st)
-        types = list(map(self.type_of.__getitem__, cands))
+        type_of = self.type_of
         chosen = []
-        for t, n in payload:        # the cards of type t, picked in C
-            chosen.extend(list(compress(cands, map(t.__eq__, types)))[-n:])
+        for t, n in payload:
+            picked = [c for c in cands if type_of[c] == t][-n:]
+            chosen.extend(picked)
         return chosen
 
     def text(self, payload) -> str:
