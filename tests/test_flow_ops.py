@@ -28,9 +28,30 @@ def test_a_jump_to_itself_a_long_op_or_a_function_op_stays_a_jump():
     assert out[3] == ["return 4"]           # op 4 is not generated text (e.g. a pause at a decision)
 
 
-def test_threading_is_one_level_deep():
-    ops = [lines("return 1"), lines("V[0] = 1", "return 2"), lines("return -1")]
-    assert thread_jumps(ops)[0] == ["V[0] = 1", "return 2"]
+def test_threading_follows_jumps_as_deep_as_they_go_but_never_into_a_loop_back():
+    ops = [lines("V[0] = 0", "return 1"), lines("V[0] = 1", "return 2"), lines("V[1] = 2", "return 1")]
+    out = thread_jumps(ops)
+    assert out[0] == ["V[0] = 0", "V[0] = 1", "V[1] = 2", "return 1"]     # 0 -> 1 -> 2, then 1 again: a jump
+    assert out[1] == ["V[0] = 1", "V[1] = 2", "return 1"]                  # a loop keeps its jump back
+
+
+def test_a_guard_that_jumps_on_any_line_takes_in_a_short_op_as_its_block():
+    ops = [lines("if V[0]: return 1", "    V[2] = 3", "return 2", pos="g"), lines("V[1] = 1", "return -1", pos="a"),
+           lines("return -1", pos="b")]
+    out = thread_jumps(ops)
+    assert out[0] == ["if V[0]:", "    V[1] = 1", "    return -1", "    V[2] = 3", "return -1"]
+    assert [line.pos for line in out[0]] == ["g", "a", "a", "g", "b"]
+
+
+def test_an_op_taking_in_others_stops_at_its_size_limit():
+    from interpreter.compiler.flow import MAX_OP_LINES
+    big = lines(*[f"if V[{k}]: return 1" for k in range(MAX_OP_LINES)])
+    ops = [big + lines("return -1"), lines("V[1] = 1", "return -1")]
+    out = thread_jumps(ops)
+    assert out[0][:3] == ["if V[0]:", "    V[1] = 1", "    return -1"]       # taken in while it is short
+    taken = sum(line.startswith("if V[") and line.endswith(":") for line in out[0])
+    assert taken == MAX_OP_LINES // 3 + 1       # 3 lines each, while the op is not past the limit
+    assert out[0][-2:] == [f"if V[{MAX_OP_LINES - 1}]: return 1", "return -1"]     # then the jumps stay
 
 
 def test_a_two_way_jump_takes_in_the_lines_of_a_short_branch():

@@ -117,8 +117,11 @@ def test_a_part_that_reads_no_card_is_written_once_before_the_loop(make):
     p = make(WHERE)
     first = ("_h.first(Z[1])", "[Z[1][0]] if Z[1] else None")     # first(table), by a helper or read in place
     lead = [line for line in p.source.splitlines() if "n_lead" in line or any(f in line for f in first)]
-    # lead = first(table).colour: worked out in a clause of its own, not in the test of each card
-    assert any("for _x" in line and any(f in line for f in first) for line in lead)
+    # lead = first(table).colour: worked out once, in a clause of its own or as the key of the row of
+    # the cards that pass (`lead in tags`: helpers.Keyed), not in the test of each card
+    assert any(("for _x" in line or "].__getitem__, Z[" in line) and any(f in line for f in first) for line in lead)
+    n_lead = next(line for line in lead if "n_lead" in line or "].__getitem__, Z[" in line)
+    assert " in K" not in n_lead            # no test of `in` per card
     assert not any("if (_h.attr(" in line for line in p.source.splitlines())
 
 

@@ -104,6 +104,18 @@ class CodeGen:
         """The value of e (which reads the card's type and constants only) per card id, or None
         if it could not be worked out before the game for every type (then it is left to run)."""
         lay = self.layout
+        values = self.type_values(e)
+        if values is None:
+            return None
+        values = tuple(values)
+        if values not in self.tables:
+            self.tables[values] = percard.table_of(list(values), lay.card_type)
+        return self.tables[values]
+
+    def type_values(self, e):
+        """The value of e (which reads the card's type and constants only) per card type, or None
+        if it could not be worked out before the game for every type (then it is left to run)."""
+        lay = self.layout
         if not lay.card_type or len(lay.type_names) > MAX_TABLE_TYPES:
             return None
         reps = {}
@@ -111,12 +123,9 @@ class CodeGen:
             reps.setdefault(t, c)
         fn, st = self.fold.function(e), Scratch(self.fold.n_locals)
         try:
-            values = tuple(fn(st, reps[t], st.zones, st.vars) for t in range(len(lay.type_names)))
+            return [fn(st, reps[t], st.zones, st.vars) for t in range(len(lay.type_names))]
         except Exception:       # e.g. a type whose attribute is missing: the old code meets it at run time
             return None
-        if values not in self.tables:
-            self.tables[values] = percard.table_of(list(values), lay.card_type)
-        return self.tables[values]
 
     def g_Lit(self, e, env):
         return self.k(e.value)
@@ -237,6 +246,9 @@ class CodeGen:
         table = self.count_table(a)
         if table is not None:       # true/false per card, summed: no list of the cards is made
             return f"sum(map({self.k(table)}.__getitem__, {self.x(a.cards, env)}))"
+        row = percard.keyed_row(self, a.cond, env) if isinstance(a, ir.Filter) else None
+        if row is not None:         # the same, with the row of the value the test compares with
+            return f"sum(map({row}.__getitem__, {self.x(a.cards, env)}))"
         return f"len({self.x(a, env)})"
 
     def count_table(self, a, attr: str | None = None):
@@ -546,6 +558,9 @@ class CodeGen:
         return f"({self.x(e.then, env)} if {self.x(e.cond, env)} else {self.x(e.orelse, env)})"
 
     def g_Filter(self, e, env):
+        row = percard.keyed_row(self, e.cond, env)
+        if row is not None:         # one lookup per card in the row of the value the test compares with
+            return f"_h.keep({self.x(e.cards, env)}, {row})"
         v = self.fresh("c")
         inner, hoist = percard.loop_env(env, v)
         cond = self.x(e.cond, inner)

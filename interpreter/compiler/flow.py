@@ -35,32 +35,55 @@ def has_decision(rules: ir.Ruleset, stmts) -> bool:
 
 
 def thread_jumps(merged: list) -> list:
-    """Each op that ends by jumping to a short op ends with that op's lines instead (one level:
-    e.g. the test at the head of a loop), so a turn makes fewer calls; the ops stay as they were.
-    A two-way jump (`return A if c else B`) takes in the lines of both when both are short, else
-    A's, or else B's. A jump to an op that only jumps on goes where that one goes first."""
+    """Each jump to a short op (one-way `return A`, two-way `return A if c else B`, or a guard
+    `if c: return A`, on any line of an op) is replaced by that op's lines, themselves threaded so,
+    as deep as the jumps go, so a turn makes fewer calls; the ops stay as they were. An op is taken in
+    while its own lines are few (MAX_THREADED_LINES) and threaded they stay under MAX_TAKEN_IN, never
+    inside itself (a loop keeps its jump back), and an op stops taking others in at MAX_OP_LINES.
+    A two-way jump takes in the lines of both when both are short, else A's, or else B's. A jump to
+    an op that only jumps on goes where that one goes first."""
     merged = skip_jumps(merged)
-    out = list(merged)
-    for i, lines in enumerate(merged):
-        if not lines:
-            continue
-        short = lambda k: k != i and k < len(merged) and merged[k] and len(merged[k]) <= MAX_THREADED_LINES
-        last = lines[-1]
-        jump = _JUMP.fullmatch(last)
-        if jump is not None:
-            if short(int(jump.group(1))):
-                out[i] = lines[:-1] + merged[int(jump.group(1))]
-            continue
-        fork = _FORK.fullmatch(last)
-        if fork is None:
-            continue
-        a, cond, b = int(fork.group(1)), fork.group(2), int(fork.group(3))
-        if short(a):
-            tail = merged[b] if short(b) else [Line(f"return {b}", last.pos)]
-            out[i] = lines[:-1] + [Line(f"if {cond}:", last.pos)] + _indented(merged[a]) + tail
-        elif short(b):
-            out[i] = lines[:-1] + [Line(f"if not ({cond}):", last.pos)] + _indented(merged[b]) + [Line(f"return {a}", last.pos)]
-    return out
+    done: dict = {}
+
+    def taken_in(k: int, chain: frozenset):
+        if k in chain or not 0 <= k < len(merged) or not merged[k] or len(merged[k]) > MAX_THREADED_LINES:
+            return None
+        lines = threaded(k, chain)
+        return lines if len(lines) <= MAX_TAKEN_IN else None
+
+    def threaded(i: int, chain: frozenset) -> list:
+        if i not in done:
+            inner, out = chain | {i}, []
+            for line in merged[i]:
+                out.extend([line] if len(out) > MAX_OP_LINES else _expand(line, lambda k: taken_in(k, inner)))
+            done[i] = out
+        return done[i]
+
+    return [threaded(i, frozenset()) if lines else lines for i, lines in enumerate(merged)]
+
+
+def _expand(line, taken_in) -> list:
+    """The lines that replace one line: a jump to an op that can be taken in becomes its lines."""
+    pad, text = line[:len(line) - len(line.lstrip(" "))], line.lstrip(" ")
+    jump = _JUMP.fullmatch(text)
+    if jump is not None:
+        got = taken_in(int(jump.group(1)))
+        return [line] if got is None else _indented(got, pad)
+    guard = _GUARD.fullmatch(text)
+    if guard is not None:
+        got = taken_in(int(guard.group(2)))
+        return [line] if got is None else [Line(f"{pad}if {guard.group(1)}:", line.pos)] + _indented(got, pad + "    ")
+    fork = _FORK.fullmatch(text)
+    if fork is None:
+        return [line]
+    a, cond, b = int(fork.group(1)), fork.group(2), int(fork.group(3))
+    got_a, got_b = taken_in(a), taken_in(b)
+    if got_a is not None:
+        tail = _indented(got_b, pad) if got_b is not None else [Line(f"{pad}return {b}", line.pos)]
+        return [Line(f"{pad}if {cond}:", line.pos)] + _indented(got_a, pad + "    ") + tail
+    if got_b is not None:
+        return [Line(f"{pad}if not ({cond}):", line.pos)] + _indented(got_b, pad + "    ") + [Line(f"{pad}return {a}", line.pos)]
+    return [line]
 
 
 def skip_jumps(merged: list) -> list:
@@ -90,13 +113,16 @@ def skip_jumps(merged: list) -> list:
     return out
 
 
-def _indented(lines: list) -> list:
-    return [Line("    " + line, line.pos) for line in lines]
+def _indented(lines: list, pad: str = "    ") -> list:
+    return [Line(pad + line, line.pos) for line in lines]
 
 
 _JUMP = re.compile(r"return (\d+)")
 _FORK = re.compile(r"return (\d+) if (.+) else (\d+)")     # the last ' else ' is the jump's own
-MAX_THREADED_LINES = 8
+_GUARD = re.compile(r"if (.+): return (\d+)")               # the last ': return ' is the guard's own
+MAX_THREADED_LINES = 8      # an op taken in at a jump has at most this many lines of its own
+MAX_TAKEN_IN = 60           # ... and at most this many once its own jumps are threaded
+MAX_OP_LINES = 200          # an op this long takes in no more
 
 
 class Flow:

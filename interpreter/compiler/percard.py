@@ -11,6 +11,7 @@ old code would not meet):
 from __future__ import annotations
 
 from ..frontend import ir
+from ..runtime.helpers import KEYED_TESTS, Keyed
 from .fold import NO, PURE, children, subst
 
 # what a table may hold: values nothing can change in place (the table's cells are shared)
@@ -191,3 +192,28 @@ def _body(e, depth: int = 0):
 
 def _is_count(e) -> bool:
     return isinstance(e, ir.Func) and e.name in ("count", "size", "sum")
+
+
+_KEYS = ("str", "int", "bool")     # the types of values that are always dict keys (or nothing)
+
+
+def keyed_row(gen, cond, env: dict):
+    """Source for the row (per card id, whether it passes) of a condition `X in ATTR`, `X == ATTR` or
+    `X != ATTR` (either side first) where X reads no card and cannot fail, and ATTR reads the card's
+    type only: X worked out once, the row kept per value of X (runtime.helpers.Keyed); else None."""
+    if isinstance(cond, ir.InOp):
+        op = "not in" if cond.negate else "in"
+    elif isinstance(cond, ir.Cmp) and cond.op in ("==", "!="):
+        op = cond.op
+    else:
+        return None
+    for x, attr, mark in ((cond.left, cond.right, ""), (cond.right, cond.left, "'")):
+        if type_only(attr) and not _reads_card(_body(x), 0) and cannot_fail(gen, _body(x), env, env):
+            values = gen.type_values(attr)
+            if values is None:
+                return None
+            keyed = gen.k(Keyed(values, gen.layout.card_type, KEYED_TESTS[op + mark]))
+            if _body(x).type in _KEYS:      # always a key: the row is one lookup in C
+                return f"{keyed}[{gen.x(x, env)}]"
+            return f"{keyed}.row({gen.x(x, env)})"
+    return None

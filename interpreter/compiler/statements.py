@@ -251,14 +251,7 @@ class StatementGen:
         check = (lambda cs: [f"{self.check_alike}(st, {cs}, {d}, {gen.k(s.pos)})"]) \
             if s.dest.decl.alike else (lambda cs: [])
         if isinstance(src, ir.ZoneRef):
-            z, zv = gen.zone_src(src, {}), gen.fresh("z")
-            c = gen.fresh("c")
-            same = "" if (z.isdigit() and d.isdigit() and z != d) else f" and {zv} is not Z[{d}]"
-            put = f"Z[{d}][0:0] = {m}" if b else f"Z[{d}].extend({m})"
-            where = [f"    {ps} = tuple(range(len({m})))"] if self.at else []
-            return self.count_move(s, None) + [f"{zv} = Z[{z}]", f"if {zv}{same}:"] + indent(check(zv)) + [
-                f"    {m} = {zv}[:]"] + where + [f"    {zv}.clear()", f"    {put}", f"    for {c} in {m}: L[{c}] = {d}",
-                "    " + log.format(z=z)] + indent(self.count_move(s, m, ran=False))
+            return self.move_zone(s, d, m, vis, ps, check)
         if isinstance(src, ir.TopN):
             self.not_negative(src.count, f"'{'bottom' if src.bottom else 'top'} N of'")
         if isinstance(src, ir.TopN) and isinstance(src.cards, ir.ZoneRef):
@@ -276,8 +269,11 @@ class StatementGen:
             elif n == "1" and not src.bottom:     # the usual one card from the top: taken in place
                 zt = gen.fresh("z")
                 take = [f"{zt} = Z[{z}]", f"{m} = [{zt}.pop()] if {zt} else {'[]' if trig == 'None' else call}"]
-            return pre + take + post + self.count_move(s, m) + [f"if {m}:"] + indent(check(m)) + \
-                indent(place(m, d, b, gen.fresh("c"))) + ["    " + log.format(z=z)]
+            d_at, dn = self.named(d)        # worked out once, after the cards are taken, as before
+            first = [f"{dn} = {d}"] if dn != d else []
+            log = log.replace(f", {d}, ", f", {dn}, ", 1)
+            return pre + take + post + self.count_move(s, m) + [f"if {m}:"] + indent(first + check(m).copy()) + \
+                indent(place(m, dn, b, gen.fresh("c"))) + ["    " + log.format(z=z)]
         # cards from several zones land group by group, in the order the events tell it
         # (under a pile, the last group goes first, so that the groups keep their order)
         remove = "remove_at" if self.at else "remove"
@@ -295,6 +291,29 @@ class StatementGen:
             indent(indent(check("_cs"))) + [
                 f"        E.place(st, _cs, {d}, {b})",
                 f"        if st.log is not None: E.log_move(st, _z, {d}, _cs, {vis}, {b}{', _ps' if self.at else ''})"]
+
+    def move_zone(self, s, d: str, m: str, vis: str, ps: str, check) -> list:
+        """Lines that move all the cards of a zone onto zone d (or under it)."""
+        gen, b = self.gen, s.bottom
+        zv, c = gen.fresh("z"), gen.fresh("c")
+        # a zone worked out where the old code first did, kept in a name (it cannot change meanwhile)
+        z_at, z = self.named(gen.zone_src(s.cards, {}))
+        d_at, d = self.named(d)
+        same = "" if (z.isdigit() and d.isdigit() and z != d) else f" and {zv} is not Z[{d_at}]"
+        put = f"Z[{d}][0:0] = {m}" if b else f"Z[{d}].extend({m})"
+        where = [f"    {ps} = tuple(range(len({m})))"] if self.at else []
+        log = f"if st.log is not None: E.log_move(st, {z}, {d}, {m}, {vis}, {b}, {ps})"
+        return self.count_move(s, None) + [f"{zv} = Z[{z_at}]", f"if {zv}{same}:"] + indent(check(zv)) + [
+            f"    {m} = {zv}[:]"] + where + [f"    {zv}.clear()", f"    {put}", f"    for {c} in {m}: L[{c}] = {d}",
+            "    " + log] + indent(self.count_move(s, m, ran=False))
+
+    def named(self, src: str) -> tuple:
+        """(where src is first worked out, how it is read after) for a zone index: a name bound by
+        `:=` when it is more than a number and reads no zone (moving cards cannot change it)."""
+        if src.isdigit() or not _reads_no_zone(src):
+            return src, src
+        name = self.gen.fresh("d")
+        return f"({name} := {src})", name
 
     def count_move(self, s, cards, ran: bool = True) -> list:
         """Coverage's lines for a move: one run (when `ran`), and the cards moved (the list `cards`)."""

@@ -8,6 +8,8 @@ A move is a small tuple (the payload); interchangeable cards (same type) give on
 """
 from __future__ import annotations
 
+from itertools import repeat
+
 from ..errors import Pos, RuleRuntimeError
 
 
@@ -18,14 +20,40 @@ class TooMany(Exception):
 def multisets(groups: list, lo: int, hi: int, cap: int | None = None) -> list:
     """Every choice of counts from [(type, available), ...] whose total lies in [lo, hi].
 
-    Depth first, fewer of the earlier types first; walked without recursion (a zone may hold
-    thousands of types), skipping branches that cannot reach lo. With a cap, raises TooMany as soon
-    as there are more choices than that, so an astronomic choice is never listed."""
+    Depth first, fewer of the earlier types first (see walk). The walk depends only on the shape
+    (the numbers available, lo, hi), so it is made once per shape and kept: another hand of the same
+    shape only puts its own types in (a new hand's types seldom repeat, its shape often does)."""
+    top = max(hi, 0)
+    key = (tuple(avail for _, avail in groups), lo, hi)
+    shape = _SHAPES.get(key)
+    if shape is None:
+        shape = walk(key[0], lo, hi, cap)
+        if len(_SHAPES) >= 4096:        # bounded memory over many games
+            _SHAPES.clear()
+        _SHAPES[key] = shape
+    elif cap is not None and len(shape) > cap:
+        raise TooMany
+    picks = [(t, k) for t, avail in groups for k in range(1, min(avail, top) + 1)]
+    return list(map(tuple, map(map, repeat(picks.__getitem__), shape)))    # in C: each choice's picks named
+
+
+_SHAPES: dict = {}      # (available per group, lo, hi) -> walk()'s choices
+
+
+def walk(avails: tuple, lo: int, hi: int, cap: int | None = None) -> list:
+    """multisets() of groups with these numbers available, each choice a tuple of indices into the
+    list of (group, k) for k = 1..min(available, hi) group by group (so the groups' names can be
+    put in afterwards). Depth first, fewer of the earlier groups first; walked without recursion (a
+    zone may hold thousands of types), skipping branches that cannot reach lo. With a cap, raises
+    TooMany as soon as there are more choices than that, so an astronomic choice is never listed."""
     out: list = []
-    last = len(groups)
+    last = len(avails)
     reach = [0] * (last + 1)            # reach[i]: the most cards groups i.. can add
+    first = [0] * (last + 1)            # first[i]: the index of (group i, 1)
     for i in range(last - 1, -1, -1):
-        reach[i] = reach[i + 1] + min(groups[i][1], max(hi, 0))
+        reach[i] = reach[i + 1] + min(avails[i], max(hi, 0))
+    for i in range(last):
+        first[i + 1] = first[i] + min(avails[i], max(hi, 0))
     stack = [(0, 0, ())]
     while stack:
         i, total, acc = stack.pop()
@@ -35,11 +63,11 @@ def multisets(groups: list, lo: int, hi: int, cap: int | None = None) -> list:
                 if cap is not None and len(out) > cap:
                     raise TooMany
             continue
-        t, avail = groups[i]
+        avail, base = avails[i], first[i] - 1
         after = reach[i + 1]
         for k in range(max(min(avail, hi - total), 0), -1, -1):     # pushed last = taken first: k = 0
             if total + k + after >= lo:
-                stack.append((i + 1, total + k, acc + ((t, k),) if k else acc))
+                stack.append((i + 1, total + k, acc + (base + k,) if k else acc))
     return out
 
 

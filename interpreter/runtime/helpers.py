@@ -3,6 +3,7 @@ that are closures rather than generated text (the `alike` check)."""
 from __future__ import annotations
 
 import operator
+from itertools import compress
 
 from ..errors import RuleRuntimeError
 from . import play_order
@@ -176,6 +177,11 @@ class Helpers:
         return a % b
 
     @staticmethod
+    def keep(cards, row) -> list:
+        """The cards whose entry in a Keyed row is true, in order."""
+        return list(compress(cards, map(row.__getitem__, cards)))
+
+    @staticmethod
     def too_many_turns(limit, pos):
         raise RuleRuntimeError(pos, too_many_turns(limit))
 
@@ -198,3 +204,64 @@ def alike_guard(card_type: list, type_names: list, zone_decl: list, zone_names: 
                                    f"{names[first]} and {names[other]} into the empty {zone_names[d]}: "
                                    "fill it with one type at a time, or drop 'alike'")
     return check_alike
+
+
+class Keyed(dict):
+    """`X in ATTR`, `X == ATTR` or `X != ATTR` (X read once, ATTR of the card's type only) as a row per
+    value of X: whether each card id passes, worked out once per value and kept, so a filter or a count
+    over a zone is one table lookup per card (in C) instead of the test per card. `keyed[X]` for an X
+    that is always a key (a number, a text, true/false or nothing), else `keyed.row(X)`."""
+
+    KEPT = 256      # rows kept per test (values of X); more are worked out each time
+
+    def __init__(self, values_by_type: list, card_type: list, test):
+        super().__init__()
+        self.values, self.card_type, self.test = values_by_type, card_type, test
+
+    def __missing__(self, x) -> list:
+        found = self.make(x)
+        if len(self) < self.KEPT:
+            self[x] = found
+        return found
+
+    def row(self, x) -> list:
+        """Per card id: whether it passes for this X, or a Failing that raises what the test raised."""
+        try:
+            return self[x]
+        except TypeError:           # X is a list: no key, the row made each time
+            return self.make(x)
+
+    def make(self, x) -> list:
+        per_type = []
+        for v in self.values:
+            try:
+                per_type.append(self.test(x, v))
+            except Exception as exc:    # raised only where such a card is tested, as before
+                per_type.append(Failing(exc))
+        return [per_type[t] for t in self.card_type]
+
+    def __eq__(self, other):        # a table of code, compared (and hashed) as itself
+        return self is other
+
+    __hash__ = object.__hash__
+
+
+class Failing:
+    """A row's entry for a card whose test raised: using it raises a new exception of the same kind
+    and words (so the error names the rule and reads as the test's own would have)."""
+
+    __slots__ = ("exc",)
+
+    def __init__(self, exc: Exception):
+        self.exc = exc
+
+    def fail(self, *_):
+        raise type(self.exc)(*self.exc.args)
+
+    __bool__ = __radd__ = __add__ = fail
+
+
+KEYED_TESTS = {"in": lambda x, v: x in v, "not in": lambda x, v: x not in v,
+               "==": lambda x, v: x == v, "!=": lambda x, v: x != v,
+               "in'": lambda x, v: v in x, "not in'": lambda x, v: v not in x,
+               "=='": lambda x, v: v == x, "!='": lambda x, v: v != x}      # ': X on the right
