@@ -39,6 +39,8 @@ class Pending:
 class World:
     """A one-decision game: `decider` chooses among `legal`, and the game is over."""
 
+    evals = moves = None        # what the bots' evaluation cache reads
+
     def __init__(self, legal: list, decider: int = 1):
         self.legal, self.decider, self.pending, self.over, self.played = legal, decider, Pending(), False, None
 
@@ -56,6 +58,9 @@ class OneDecision:
 
     def result(self, world):
         return {"winners": [world.decider if world.played == ("win",) else 0]}
+
+    def evaluations(self, world):       # payoff=gain reads every seat's value before an iteration
+        return [0, 0]
 
 
 def test_every_iteration_draws_a_new_world_from_the_seats_knowledge(monkeypatch):
@@ -131,6 +136,9 @@ class TurnThenGuess:
 
     def result(self, world):
         return {"winners": [0 if (world.played == ("a",)) == (world.kind == 0) else 1]}
+
+    def evaluations(self, world):
+        return [0, 0]
 
 
 class Pending1:
@@ -254,7 +262,7 @@ def test_ismcts_beats_random_clearly():
 def test_unknown_option_is_a_usage_error_with_did_you_mean():
     with pytest.raises(UsageError, match=r"bot ismcts has no option 'iteratons'; did you mean 'iterations'\?"):
         make_bot("ismcts:iteratons=50", 1)
-    with pytest.raises(UsageError, match=r"payoff=wins is not one of margin, win; did you mean 'win'\?"):
+    with pytest.raises(UsageError, match=r"payoff=wins is not one of margin, gain, win; did you mean 'win'\?"):
         make_bot("ismcts:payoff=wins", 1)
 
 
