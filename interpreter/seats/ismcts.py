@@ -93,6 +93,7 @@ class IsmctsBot(Bot):
     prior = 1
     bias = 1.0
     widen = 0.3
+    look = 1
     options = (Option("iterations", int, "search iterations per decision (the budget unless seconds > 0)",
                       1, 1_000_000),
                Option("seconds", float, "thinking time per decision instead of iterations (0: use "
@@ -109,7 +110,9 @@ class IsmctsBot(Bot):
                       "best first and bias the choice (0: no priors)", 0, 1000),
                Option("bias", float, "weight of a move's prior in the choice, fading with its visits", 0.0, 100.0),
                Option("widen", float, "moves worse by prior than the best tried are tried only while fewer "
-                      "than widen * sqrt(visits) are", 0.0, 1000.0))
+                      "than widen * sqrt(visits) are", 0.0, 1000.0),
+               Option("look", int, "1: the moves of the decision itself are rated through the seat's next "
+                      "decision when it decides again; 0: one step ahead like the others", 0, 1))
 
     def __init__(self, seed: int = 0):
         super().__init__(seed)
@@ -157,7 +160,7 @@ class IsmctsBot(Bot):
                     children = node.branch(seen(program, world.log, mark, seat) if by_sight else None)
                 keys = [move_key(program, world, m) for m in moves]
                 if rate and children.rated < self.prior:
-                    self.rate(program, world, moves, keys, children, guessed)
+                    self.rate(program, world, moves, keys, children, guessed, mark < 0 and self.look > 0)
                 untried = []
                 for i, k in enumerate(keys):
                     child = children.get(k)
@@ -192,10 +195,11 @@ class IsmctsBot(Bot):
             n.visits += 1
             n.total += payoffs[n.mover]
 
-    def rate(self, program, world, moves: list, keys: list, children: Moves, guessed: set) -> None:
+    def rate(self, program, world, moves: list, keys: list, children: Moves, guessed: set,
+             through: bool = False) -> None:
         """Add this world's one-step worth of every move (one_step) to the decision's priors."""
         unsure = guessed - seen_cards(world.log, self._seat) if guessed else None
-        values = one_step(program, world, moves, self._seat, unsure)[0]
+        values = one_step(program, world, moves, self._seat, unsure, through)[0]
         prior = children.prior
         for k, v in zip(keys, values):
             p = prior.get(k)
@@ -332,11 +336,13 @@ def all_margins(program, st) -> list:
     return [v - max(values[:p] + values[p + 1:]) for p, v in enumerate(values)]
 
 
-def one_step(program, world, moves: list, seat: int, unsure: set | None) -> tuple:
+def one_step(program, world, moves: list, seat: int, unsure: set | None, through: bool = False) -> tuple:
     """Every move's one-step worth to the world's decider, and the copies it was played on (each
     with the events of its move): the decider's margin after it, or, for a move that shows `seat`
     a card of `unsure` (dealt at random, not from its knowledge), the mean of those moves: what
-    one of them shows in this world is luck the seat cannot count on."""
+    one of them shows in this world is luck the seat cannot count on. With `through`, a move after
+    which the same seat decides again is worth the best of its next moves (rated likewise, from
+    what the move showed)."""
     mover = world.decider
     values, trials, gambles = [], [], []
     for m in moves:
@@ -345,10 +351,16 @@ def one_step(program, world, moves: list, seat: int, unsure: set | None) -> tupl
         program.apply(trial, m)
         if in_round(trial):             # a simultaneous choice shows nothing until the round ends
             finish_round(program, trial, world.rng)
-        values.append(margin(program, trial, mover))
+        shown = seen_cards(trial.log, seat) if unsure else None
+        value = margin(program, trial, mover)
+        if through and not trial.over and trial.decider == mover:
+            nexts = program.legal_moves(trial)
+            if len(nexts) > 1:
+                value = max(one_step(program, trial, nexts, seat, unsure - shown if unsure else None)[0])
+        values.append(value)
         trials.append(trial)
         if unsure:
-            gambles.append(not unsure.isdisjoint(seen_cards(trial.log, seat)))
+            gambles.append(not unsure.isdisjoint(shown))
     if any(gambles):
         luck = [v for v, g in zip(values, gambles) if g]
         chance = sum(luck) / len(luck)
