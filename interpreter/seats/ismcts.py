@@ -4,21 +4,31 @@ One tree over the deciding seat's information sets is grown for each decision. E
 draws a new world from the seat's knowledge (`determinise`: the cards it cannot see dealt again,
 what it remembers kept) and walks the tree in that world:
 
-  select   while every legal move of the world has a node, go to the child with the best UCB1
-           score, mean payoff + c * sqrt(ln(N_avail) / N), where N_avail counts the iterations in
-           which the child's move was legal at its parent (a move the world does not allow is
-           neither counted nor chosen);
-  expand   one untried legal move gets a node;
-  roll out random or greedy moves (option `rollout`) until the game ends or `depth` decisions
-           were made from the root, tree and roll-out together;
+  rate     the first `prior` times a decision is met, every legal move is played one step ahead
+           in the world (`one_step`): its worth is the mover's margin after it, or, for a move that
+           shows the seat a card it only guessed (dealt at random, not from its knowledge), the
+           mean of such moves: which card one of them shows in this world is luck. At the root
+           (`look`) a move after which the seat decides again is worth its best next move, so
+           the first of two cards that belong together is rated by what the second brings;
+  select   go to the tried move with the best UCB1 score, mean payoff + c * sqrt(ln(N_avail) / N)
+           + bias * (its rating's rank among the moves, 0 to 1) / (N + 1), where N_avail counts
+           the iterations in which the move was legal at its parent (a move the world does not
+           allow is neither counted nor chosen);
+  expand   the untried legal move rated best gets a node, unless it is rated worse than the best
+           tried move and widen * sqrt(visits) moves are tried already (progressive widening);
+  roll out random, greedy or informed moves (option `rollout`; informed: every decider takes the
+           move rated best as above) until the game ends or `depth` decisions were made from the
+           root, tree and roll-out together;
   back up  each node on the way gains the payoff of the seat that moved into it.
 
 The payoff of a seat is 1 for a win (a shared win split) and 0 for a loss when the game ends; at
 the cut-off it is its margin (own evaluation − best opponent's, the ruleset's `bots.eval` or score;
 in a cooperative game the win is everyone's whole 1 and the cut-off is always the squashed shared
-evaluation, `payoff=win` too)
-squashed into [0, 1] by 0.5 + 0.5 tanh(margin / s), s being the mean size of the margins met in
-this search, or with `payoff=win` whether it leads then. Other seats' decisions are made in the
+evaluation, `payoff=win` too), with `payoff=gain` (the default) less its margin in the world
+before the iteration, squashed into [0, 1] by 0.5 + 0.5 tanh(margin / s), s being the mean size of
+the margins met in this search, or with `payoff=win` whether it leads then. (The gain, not the
+whole margin: a seat far ahead or behind would otherwise see every move squashed to the same worth.)
+Other seats' decisions are made in the
 tree too, from the world of the iteration: their nodes are keyed by the move (interchangeable
 cards are one move, so a move means the same in every world) and shared across worlds, as in the
 single-observer search. With `nodes=seen` (the default) the moves after a node are also kept
