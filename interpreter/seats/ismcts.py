@@ -96,7 +96,7 @@ class IsmctsBot(Bot):
     iterations = 200
     seconds = 0.0
     rollout = "random"
-    depth = 6
+    depth = 16
     c = 0.7
     payoff = "gain"
     nodes = "seen"
