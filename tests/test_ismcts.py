@@ -5,12 +5,18 @@
   illegal in a world is neither counted available nor chosen there.
 - Nodes are keyed by the acting seat's move, so the nodes of other seats' moves are shared across worlds.
 - The move played is the root's most visited child.
-- Payoffs: the win share when the game is over, the margin squashed into [0, 1] at the cut-off.
+- Payoffs: the win share when the game is over, the margin squashed into [0, 1] at the cut-off
+  (payoff=gain: the margin gained since the decision).
+- Moves are rated one step ahead on the seat's knowledge: a move that shows a guessed card is worth
+  the mean of such moves, a sure one its own margin; with look, a move after which the seat decides
+  again is worth its best next move. The best-rated untried move is tried first; one rated worse
+  than the best tried waits until widening lets it in.
 - Same seed, same choice; the budget is iterations, or seconds when given.
 - It plays legal moves in every shipped ruleset, and beats random clearly.
 The leak test (permuting hidden cards changes no decision) runs for ismcts in test_bots.py.
 """
 import os
+import random
 import time
 from types import SimpleNamespace
 
@@ -22,7 +28,9 @@ from interpreter.runtime.engine import MOVE
 from interpreter.seats import ismcts
 from interpreter.seats import seat as seat_module
 from interpreter.seats import make_bot
-from interpreter.seats.ismcts import IsmctsBot, Node, move_key
+from interpreter.seats.bots import hidden_cards
+from interpreter.seats.ismcts import IsmctsBot, Moves, Node, move_key
+from interpreter.seats.worlds import margin
 from interpreter.seats.views import View
 from interpreter.tools.records import play_game
 from helpers import game
@@ -38,6 +46,8 @@ class Pending:
 
 class World:
     """A one-decision game: `decider` chooses among `legal`, and the game is over."""
+
+    evals = moves = None        # what the bots' evaluation cache reads
 
     def __init__(self, legal: list, decider: int = 1):
         self.legal, self.decider, self.pending, self.over, self.played = legal, decider, Pending(), False, None
@@ -56,6 +66,9 @@ class OneDecision:
 
     def result(self, world):
         return {"winners": [world.decider if world.played == ("win",) else 0]}
+
+    def evaluations(self, world):       # payoff=gain reads every seat's value before an iteration
+        return [0, 0]
 
 
 def test_every_iteration_draws_a_new_world_from_the_seats_knowledge(monkeypatch):
@@ -131,6 +144,9 @@ class TurnThenGuess:
 
     def result(self, world):
         return {"winners": [0 if (world.played == ("a",)) == (world.kind == 0) else 1]}
+
+    def evaluations(self, world):
+        return [0, 0]
 
 
 class Pending1:
@@ -229,7 +245,7 @@ def test_a_time_budget_runs_iterations_until_the_time_is_up(monkeypatch):
 
 
 @pytest.mark.parametrize("ruleset, players", SHIPPED)
-@pytest.mark.parametrize("rollout", ["random", "greedy"])
+@pytest.mark.parametrize("rollout", ["random", "greedy", "informed"])
 def test_it_plays_only_legal_moves_in_every_shipped_ruleset(ruleset, players, rollout):
     g = load_game(os.path.join(ROOT, "rulesets", ruleset))
     prog = g.program(players)
@@ -254,7 +270,7 @@ def test_ismcts_beats_random_clearly():
 def test_unknown_option_is_a_usage_error_with_did_you_mean():
     with pytest.raises(UsageError, match=r"bot ismcts has no option 'iteratons'; did you mean 'iterations'\?"):
         make_bot("ismcts:iteratons=50", 1)
-    with pytest.raises(UsageError, match=r"payoff=wins is not one of margin, win; did you mean 'win'\?"):
+    with pytest.raises(UsageError, match=r"payoff=wins is not one of margin, gain, win; did you mean 'win'\?"):
         make_bot("ismcts:payoff=wins", 1)
 
 
@@ -301,3 +317,93 @@ def test_a_world_whose_decider_has_no_legal_move_teaches_nothing_and_the_bot_sti
     st = program.new_state(1, log=True)
     bot = make_bot(f"ismcts:iterations=40,rollout={rollout}", 1)
     assert bot.choose(program, st, program.legal_moves(st)) in program.legal_moves(st)
+
+
+def memo_decision(first: bool):
+    """A Sorting Memo state (2 players, seat 0 to choose a card after some random turns), with the
+    world and the knowledge of ismcts's first iteration there: (program, world, known cards)."""
+    prog = load_game(os.path.join(ROOT, "rulesets", "sorting_memo.yaml")).program(2)
+    st = prog.new_state(3, log=True)
+    rnd = random.Random(3)
+    name = "first_spot" if first else "second_spot"
+    while True:
+        moves = prog.legal_moves(st)
+        if st.turn > 12 and st.decider == 0 and len(moves) > 1 and prog.move_text(st, moves[0]).startswith(name):
+            break
+        prog.apply(st, moves[rnd.randrange(len(moves))])
+    caught = []
+    real = IsmctsBot.iterate
+
+    def catch(self, program, world, root, known=None):
+        if not caught:
+            caught.append((world.clone(), set(known)))
+        return real(self, program, world, root, known)
+    IsmctsBot.iterate = catch
+    try:
+        make_bot("ismcts:iterations=1", 1).choose(prog, st, prog.legal_moves(st))
+    finally:
+        IsmctsBot.iterate = real
+    return prog, caught[0][0], caught[0][1]
+
+
+def test_a_move_that_shows_a_guessed_card_is_rated_the_mean_of_such_moves_a_sure_one_its_own_margin():
+    prog, world, known = memo_decision(first=False)
+    guessed = {c for c in hidden_cards(prog, world, 0) if c not in known}
+    moves = prog.legal_moves(world)
+    values = ismcts.one_step(prog, world, moves, 0, guessed)[0]
+    gambles, sure = [], []
+    for m, v in zip(moves, values):
+        trial = world.clone(log=False)
+        trial.log = []
+        prog.apply(trial, m)
+        if guessed & ismcts.seen_cards(trial.log, 0):
+            gambles.append((v, margin(prog, trial, 0)))
+        else:
+            sure.append((v, margin(prog, trial, 0)))
+    assert gambles and sure
+    mean = sum(own for _, own in gambles) / len(gambles)
+    assert all(v == pytest.approx(mean) for v, _ in gambles)
+    assert all(v == own for v, own in sure)
+
+
+def test_with_look_a_move_after_which_the_seat_decides_again_is_worth_its_best_next_move():
+    prog, world, _ = memo_decision(first=True)
+    moves = prog.legal_moves(world)
+    values = ismcts.one_step(prog, world, moves, 0, None, through=True)[0]
+    for m, v in list(zip(moves, values))[:5]:
+        trial = world.clone(log=False)
+        trial.log = []
+        prog.apply(trial, m)
+        if trial.decider == 0 and len(prog.legal_moves(trial)) > 1:
+            assert v == max(ismcts.one_step(prog, trial, prog.legal_moves(trial), 0, None)[0])
+
+
+def test_the_best_rated_untried_move_is_tried_first():
+    bot, moves = IsmctsBot(1), Moves()
+    keys = [("a",), ("b",), ("c",)]
+    moves.prior = {("a",): [1.0, 1], ("b",): [6.0, 2], ("c",): [2.0, 1]}
+    assert bot.first([0, 1, 2], keys, moves) == 1
+
+
+def test_a_move_rated_worse_than_the_best_tried_waits_until_widening_lets_it_in():
+    bot, moves = IsmctsBot(1), Moves()
+    keys = [("a",), ("b",)]
+    moves.prior = {("a",): [5.0, 1], ("b",): [1.0, 1]}
+    moves[("a",)] = Node(0)
+    moves.visits = 4                    # 0.3 * sqrt(4) < 1 tried: b waits
+    assert bot.first([1], keys, moves) is None
+    moves.visits = 16                   # 0.3 * sqrt(16) > 1 tried: b is tried
+    assert bot.first([1], keys, moves) == 1
+    moves.prior[("b",)] = [5.0, 1]      # as good as the best tried: tried at once
+    moves.visits = 1
+    assert bot.first([1], keys, moves) == 1
+
+
+def test_a_cut_off_pays_with_payoff_gain_the_squashed_margin_gained_since_the_decision():
+    bot = IsmctsBot(1)
+    for prog, st in seeded_states(3, 2, log=False, span=(30, 60)):
+        now = ismcts.all_margins(prog, st)
+        assert bot.payoffs(prog, st, now) == [0.5, 0.5, 0.5]     # nothing gained
+        start = [now[0] - 5] + now[1:]
+        r = bot.payoffs(prog, st, start)
+        assert r[0] > 0.5 and r[1:] == [0.5, 0.5]
