@@ -154,14 +154,31 @@ def follow_places(program, st, copy, hidden: list) -> None:
     """The rules' names for cards (a local bound to a card, a loop's list of cards, a variable set to
     cards) made to name the card now lying where the named card lay: a card id says its type, so a
     name left holding the id of a redealt card would tell the look-ahead what the hidden card is."""
-    if not program.card_slots:
+    slots = program.card_slots
+    if not slots:
         return
-    moved = {old: new for z in hidden for old, new in zip(st.zones[z], copy.zones[z]) if old != new}
-    if not moved:
-        return
-    values = copy.vars          # a copy of the list; the lists in it are shared with st: replaced, not changed
-    for slot in program.card_slots:
-        values[slot] = _renamed(values[slot], moved)
+    values, named = copy.vars, set()    # copy.vars is a copy; the lists in it are shared with st: replaced
+    for slot in slots:
+        _card_ids(values[slot], named)
+    hidden_zones, moved = set(hidden), {}
+    for c in named:
+        z = st.loc[c] if 0 <= c < len(st.loc) else None
+        if z in hidden_zones:
+            new = copy.zones[z][st.zones[z].index(c)]
+            if new != c:
+                moved[c] = new
+    if moved:
+        for slot in slots:
+            values[slot] = _renamed(values[slot], moved)
+
+
+def _card_ids(value, into: set) -> None:
+    """The card ids in a name's value (a card, or lists of them at any depth) added to `into`."""
+    if type(value) is int:
+        into.add(value)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            _card_ids(v, into)
 
 
 def _renamed(value, moved: dict):
