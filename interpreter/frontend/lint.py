@@ -498,8 +498,11 @@ class Linter:
                 continue
             decl = zone.decl
             owner = _shape(zone.owner) if zone.owner is not None else _shape(ir.Builtin(None, "player", "me"))
-            if decl.visible == "everyone" or (decl.visible == "owner" and _shape(s.seats) == owner):
-                whose = "every player sees" if decl.visible == "everyone" else "its owner sees"
+            told = _shape(s.seats)
+            if decl.visible == "everyone" or (decl.visible == "owner" and told == owner) or \
+                    (decl.visible == "others" and _neighbour(told, owner)):
+                whose = {"everyone": "every player sees", "owner": "its owner sees",
+                         "others": "the player told is not its owner, so it sees"}[decl.visible]
                 self.warn(s.pos, "tell-about-seen-cards",
                           f"this tell tells nothing: {whose} the faces of '{decl.name}' already",
                           "tell about cards the players cannot see (a hand held facing away, visible: others, "
@@ -693,6 +696,14 @@ def _same_zone(a, b) -> bool:
     me = ("name", "me")                 # a player's zone written without a seat is me's
     return isinstance(a, ir.ZoneRef) and isinstance(b, ir.ZoneRef) and a.decl is b.decl and \
         key(a.owner, me) == key(b.owner, me) and key(a.index) == key(b.index)
+def _neighbour(seat, other) -> bool:
+    """Whether one seat expression is next(...) or prev(...) of the other: never the same seat while two play."""
+    def around(a, b):
+        return isinstance(a, tuple) and a[:3] in (("Func", "player", "next"), ("Func", "player", "prev")) \
+            and a[3] == (b,)
+    return around(seat, other) or around(other, seat)
+
+
 def _shape(x):
     """An expression as nested tuples without positions: equal shapes are the same expression."""
     if isinstance(x, (list, tuple)):
