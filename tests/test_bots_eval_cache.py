@@ -1,4 +1,4 @@
-"""The bots' cache of evaluations (seats/worlds.py evaluations, compiler/reads.py state_reads).
+"""The bots' cache of evaluations (seats/eval_cache.py, compiler/reads.py state_reads).
 
 A look-ahead asks for every seat's evaluation of thousands of copies that mostly differ in cards
 the evaluation does not read; the cache keys on what it may read. One test per promise: the key
@@ -11,7 +11,7 @@ import random
 import pytest
 
 from interpreter.compiler.game import load_game
-from interpreter.seats import worlds
+from interpreter.seats import eval_cache
 from interpreter.seats.worlds import determinise, evaluations
 from interpreter.tools.records import play_game
 from interpreter.seats.registry import make_bot
@@ -38,7 +38,7 @@ def test_states_equal_in_what_the_evaluation_reads_have_equal_evaluations(path):
         program = game.program(players)
         reads = program.eval_reads
         assert reads is not None, f"{path}: the analysis should follow every shipped evaluation"
-        key = worlds._key_of(*reads)
+        key = eval_cache.key_of(*reads)
         seen: dict = {}
         for st in states(program, 1, 400) + states(program, 2, 400):
             seen.setdefault(key(st), []).append(program.evaluations(st))
@@ -73,10 +73,10 @@ def test_a_bot_plays_the_same_game_with_or_without_the_cache(path, bots, monkeyp
         _, st, moves = play_game(game, 2, 5, [make_bot(n, 7 + k) for k, n in enumerate(bots)], record=True)
         return moves, program.result(st)
 
-    monkeypatch.setattr(worlds, "MEMO_HITS", 0.0)      # kept whatever it answers
-    monkeypatch.setattr(program, "eval_memo", None, raising=False)     # a new cache
+    monkeypatch.setattr(eval_cache, "HITS", 0.0)      # kept whatever it answers
+    program.eval_cache = None                         # a new cache
     with_cache = record()
-    memo = program.eval_memo
-    assert memo and memo[2] > memo[3], "the cache answered nothing: nothing compared"
-    program.eval_memo = False
+    cache = program.eval_cache
+    assert cache and cache.asked > cache.worked, "the cache answered nothing: nothing compared"
+    program.eval_cache = False
     assert record() == with_cache

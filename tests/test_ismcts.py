@@ -57,6 +57,7 @@ class OneDecision:
     """The program of World: the mover of ('win',) wins, else seat 0 does."""
 
     players, cooperative_fn = 2, None     # each seat for itself, as a Program of such a game
+    eval_reads = eval_cache = None        # no cache of evaluations
 
     def legal_moves(self, world):
         return list(world.legal)
@@ -130,6 +131,7 @@ class TurnThenGuess:
     it wins when its guess fits the card (a for type 0, b for type 1)."""
 
     players, card_type, cooperative_fn = 2, [0, 1], None
+    eval_reads = eval_cache = None
 
     def legal_moves(self, world):
         return [("turn",), ("wait",)] if world.stage == 0 else [("a",), ("b",)]

@@ -51,7 +51,7 @@ def compile_program(rules: ir.Ruleset, players: int, limits: E.Limits | None = N
         coverage=cov.coverage() if cov is not None else None, lam=lam,
         card_slots=card_slots(rules, flow))
     program = Program(rules, players, limits, lay, compiled)
-    # what the bots' evaluation reads of a state: their cache of evaluations keys on it (seats/worlds.py)
+    # what the bots' evaluation reads of a state: their cache of evaluations keys on it (seats/eval_cache.py)
     program.eval_reads = state_reads(program, rules.bot_eval if rules.bot_eval is not None else rules.score)
     return program
 

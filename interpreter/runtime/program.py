@@ -60,6 +60,8 @@ class Program:
         self.end_fn, self.score_fn, self.eval_fn, self.tiebreak_fns = c.end_fn, c.score_fn, c.eval_fn, c.tiebreak_fns
         self.cooperative_fn = c.cooperative_fn
         self.card_slots = c.card_slots
+        self.eval_reads = None      # what the bots' evaluation reads of a state (compiler/reads.py), set by the compiler
+        self.eval_cache = None      # the bots' cache of evaluations (seats/eval_cache.py): None until made, False: none
         self.const = c.const
         self.stats = list(zip(rules.stats, c.stat_fns))
         self.stat_names = [s.name for s in rules.stats]

@@ -15,6 +15,7 @@ from itertools import groupby
 
 from ..runtime import rng
 from .bounded import deal_bounded
+from .eval_cache import cache_of
 from .told import deal_told
 
 
@@ -63,66 +64,10 @@ def evaluations(program, st) -> list:
     cached = st.evals
     if cached is not None and cached[0] == st.moves:
         return cached[1]
-    memo = getattr(program, "eval_memo", None)
-    if memo is None:
-        memo = _new_memo(program)
-    if not memo:
-        values = program.evaluations(st)
-    else:
-        try:
-            k = memo[0](st)
-            values = memo[1].get(k)
-        except TypeError:               # a variable it reads holds a list: not a key
-            k = values = None
-        if values is None:
-            values = program.evaluations(st)
-            memo[3] += 1
-            if k is not None:
-                _keep(memo[1], k, values)
-        memo[2] += 1
-        if memo[2] == MEMO_TRIAL and memo[3] > MEMO_TRIAL * (1 - MEMO_HITS):
-            program.eval_memo = False   # it answered too few: a key would cost more than it saves
+    cache = cache_of(program)
+    values = cache.values(program, st) if cache else program.evaluations(st)
     st.evals = (st.moves, values)
     return values
-
-
-MEMO_SIZE = 10_000      # evaluations kept per program (then the table starts again)
-MEMO_TRIAL = 500        # evaluations asked for before the cache is kept or dropped
-MEMO_HITS = 0.6         # the share of them it must have answered to be kept
-
-
-def _new_memo(program):
-    """[key(st), table, evaluations asked for, worked out] of the program's cache of evaluations
-    (program.eval_memo), or False.
-
-    Copies in a look-ahead mostly differ in what the evaluation does not read (the cards moved
-    about, not the ones it scores), so equal keys are frequent. The key holds every zone, variable
-    and field the evaluation may read (compiler/reads.py state_reads); no cache when that is not
-    known. A key costs about half an evaluation: the cache is dropped once MEMO_TRIAL evaluations
-    were asked for if it answered fewer than MEMO_HITS of them (it changes no value, only the cost)."""
-    reads = getattr(program, "eval_reads", None)     # a program compile_program did not make has none
-    memo = [_key_of(*reads), {}, 0, 0] if reads else False
-    try:
-        program.eval_memo = memo        # kept with the program, and gone with it
-    except AttributeError:              # a stand-in program that takes no new attribute: no cache
-        return False
-    return memo
-
-
-def _keep(table: dict, k, values) -> None:
-    """A value worked out, into the table (a full one starts again: the answers come mostly from
-    copies of one decision)."""
-    if len(table) >= MEMO_SIZE:
-        table.clear()
-    table[k] = values
-
-
-def _key_of(zones: tuple, slots: tuple, fields: tuple):
-    """key(st): the contents of those zones (in order), those variables and those State fields."""
-    def key(st):
-        Z, V = st.zones, st.vars
-        return (*[tuple(Z[z]) for z in zones], *[V[i] for i in slots], *[getattr(st, f) for f in fields])
-    return key
 
 
 def determinise(program, st, seat: int, gen: random.Random, view=None, known: set | None = None):
