@@ -19,7 +19,7 @@ from ..runtime import engine as E
 from ..runtime.decisions import show
 from ..runtime.helpers import Helpers, SeatTable, not_a_seat
 from . import percard
-from .fold import NO, PURE, Folder, Scratch, children, subexpressions, subst
+from .fold import NO, PURE, Folder, Scratch, subexpressions, subst
 
 MAX_TABLE_TYPES = 10_000     # more card types than this: a part is worked out per card (compiling stays quick)
 # The only built-in names generated code can reach (no __import__, open, eval, getattr, ...).
@@ -481,7 +481,7 @@ class CodeGen:
             raise RuleRuntimeError(e.pos, f"function '{e.fn.name}' calls itself too deeply")
         self.inline_depth += 1
         try:
-            if all(isinstance(a, PURE) or isinstance(a, ir.CardAttr) and not _binds_card(e.fn.body)
+            if all(isinstance(a, PURE) or isinstance(a, ir.CardAttr) and not percard.binds_card(e.fn.body)
                    for a in e.args):
                 return self.x(subst(e.fn.body, dict(zip(e.fn.params, e.args))), env)
             names = [self.fresh("p") for _ in e.args]
@@ -613,8 +613,3 @@ def _numeric(*exprs) -> bool:
     """Whether one of the operands of a '+' is known to be a number (so it cannot join lists)."""
     return any(x.type in ("int", "player") for x in exprs)
 
-
-def _binds_card(e) -> bool:
-    """Whether e holds a `where` filter, inside which a card attribute means another card (so a
-    card attribute passed in cannot be written into the body as it stands)."""
-    return isinstance(e, ir.Filter) or any(_binds_card(x) for x in children(e))

@@ -118,20 +118,8 @@ def is_static(e, depth: int = 0) -> bool:
         return all(is_static(a, depth + 1) for a in e.args) and \
             is_static(subst(e.fn.body, dict(zip(e.fn.params, e.args))), depth + 1)
     if isinstance(e, _STATIC_PARTS):
-        return all(is_static(x, depth + 1) for x in children(e))
+        return all(is_static(x, depth + 1) for x in ir.children(e))
     return False
-
-
-def children(e) -> list:
-    """The expressions directly inside e."""
-    out = []
-    for f in dataclasses.fields(e):
-        v = getattr(e, f.name)
-        if isinstance(v, ir.Expr):
-            out.append(v)
-        elif isinstance(v, tuple):
-            out.extend(x for x in v if isinstance(x, ir.Expr))
-    return out
 
 
 def subst(e, mapping: dict):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..frontend import ir
 from ..runtime.helpers import KEYED_TESTS, Keyed
-from .fold import NO, PURE, children, subst
+from .fold import NO, PURE, subst
 
 # what a table may hold: values nothing can change in place (the table's cells are shared)
 _SCALARS = (bool, int, str, type(None))
@@ -86,10 +86,10 @@ def _type_only(e, depth: int) -> bool:
     if depth > _DEPTH:
         return False
     if isinstance(e, ir.UserCall):
-        return all(_type_only(a, depth + 1) for a in e.args) and not _binds_card(e.fn.body) and \
+        return all(_type_only(a, depth + 1) for a in e.args) and not binds_card(e.fn.body) and \
             _type_only(subst(e.fn.body, dict(zip(e.fn.params, e.args))), depth + 1)
     if isinstance(e, (ir.Bin, ir.Cmp, ir.InOp, ir.Logic, ir.NotOp, ir.NegOp, ir.Cond, ir.ListLit, ir.Func)):
-        return all(_type_only(x, depth + 1) for x in children(e))
+        return all(_type_only(x, depth + 1) for x in ir.children(e))
     return False
 
 
@@ -98,11 +98,13 @@ def _reads_card(e, depth: int) -> bool:
         return True
     if isinstance(e, ir.UserCall) and depth <= _DEPTH:
         return any(_reads_card(a, depth + 1) for a in e.args)
-    return any(_reads_card(x, depth + 1) for x in children(e))
+    return any(_reads_card(x, depth + 1) for x in ir.children(e))
 
 
-def _binds_card(e) -> bool:
-    return isinstance(e, ir.Filter) or any(_binds_card(x) for x in children(e))
+def binds_card(e) -> bool:
+    """Whether e holds a `where` filter, inside which a card attribute means another card (so a
+    card attribute passed in cannot be written into the body as it stands)."""
+    return isinstance(e, ir.Filter) or any(binds_card(x) for x in ir.children(e))
 
 
 def table_of(values_by_type: list, card_type: list):
@@ -128,11 +130,11 @@ def cannot_fail(gen, e, env: dict, outer: dict) -> bool:
     if isinstance(e, ir.GetAttr):       # of first(zone) or last(zone): a card or nothing, never fails
         return isinstance(e.obj, ir.Func) and e.obj.name in ("first", "last") and cannot_fail(gen, e.obj, env, outer)
     if isinstance(e, (ir.Logic, ir.NotOp)) or isinstance(e, ir.Cmp) and e.op in ("==", "!="):
-        return all(cannot_fail(gen, x, env, outer) for x in children(e))
+        return all(cannot_fail(gen, x, env, outer) for x in ir.children(e))
     if isinstance(e, ir.Cmp):           # an order of two whole numbers: counts and constant numbers
-        return all(_whole(gen, x) and cannot_fail(gen, x, env, outer) for x in children(e))
+        return all(_whole(gen, x) and cannot_fail(gen, x, env, outer) for x in ir.children(e))
     if isinstance(e, ir.Cond):
-        return all(cannot_fail(gen, x, env, outer) for x in children(e))
+        return all(cannot_fail(gen, x, env, outer) for x in ir.children(e))
     return False
 
 

@@ -11,11 +11,9 @@ Used to decide who may be shown a value worked out on the real state (a running 
 Variables, `turn`, `current` and the other built-in names are public: everyone sees them change.
 
 `state_reads` answers another question: everything of a state an expression may read (zones, sizes
-included, variables, State fields), for the bots' cache of evaluations (seats/worlds.py).
+included, variables, State fields), for the bots' cache of evaluations (seats/eval_cache.py).
 """
 from __future__ import annotations
-
-import dataclasses
 
 from ..errors import RuleRuntimeError
 from ..frontend import ir
@@ -68,11 +66,8 @@ class Reads:
         self.walk_parts(arg, seat, out, calls)
 
     def walk_parts(self, e, seat: int, out: set, calls: frozenset) -> None:
-        for f in dataclasses.fields(e):
-            value = getattr(e, f.name)
-            for x in (value if isinstance(value, (tuple, list)) else (value,)):
-                if isinstance(x, ir.Expr):
-                    self.walk(x, seat, out, calls)
+        for x in ir.children(e):
+            self.walk(x, seat, out, calls)
 
     def zones(self, ref: ir.ZoneRef, seat: int) -> list:
         """The zone instances a reference may denote, worked out for seat."""
@@ -162,12 +157,7 @@ def state_reads(program, expr):
                 return False
         elif not isinstance(e, _PLAIN):
             return False
-        for f in dataclasses.fields(e):
-            value = getattr(e, f.name)
-            for x in (value if isinstance(value, (tuple, list)) else (value,)):
-                if isinstance(x, ir.Expr) and not walk(x, calls):
-                    return False
-        return True
+        return all(walk(x, calls) for x in ir.children(e))
 
     if not walk(expr, frozenset()):
         return None

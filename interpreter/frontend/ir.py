@@ -6,7 +6,7 @@ int, bool, str, value (int or str), list, card, cards, zone, player or any.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from ..errors import Pos
@@ -187,6 +187,18 @@ class TopN(Expr):
 @dataclass(eq=False)
 class ListLit(Expr):
     items: tuple
+
+
+def children(e) -> list:
+    """The expressions directly inside e."""
+    out = []
+    for f in fields(e):
+        v = getattr(e, f.name)
+        if isinstance(v, Expr):
+            out.append(v)
+        elif isinstance(v, tuple):
+            out.extend(x for x in v if isinstance(x, Expr))
+    return out
 
 
 def base_of(cards: Expr) -> Expr:

@@ -2,8 +2,6 @@
 condition on its attributes (a hint about cards they cannot see)."""
 from __future__ import annotations
 
-import dataclasses
-
 from .. import ir
 from .. import syntax as S
 from .context import Context, Scope, Unresolved
@@ -76,10 +74,8 @@ def _reads_more(e, seen=None):
             return e
     if not isinstance(e, ir.Expr):
         return None
-    for f in dataclasses.fields(e):
-        v = getattr(e, f.name)
-        for x in (v if isinstance(v, tuple) else (v,)):
-            found = _reads_more(x, seen) if isinstance(x, ir.Expr) else None
-            if found is not None:
-                return found
+    for x in ir.children(e):
+        found = _reads_more(x, seen)
+        if found is not None:
+            return found
     return None
