@@ -258,7 +258,7 @@ class TypedMoves:
         """Why an option the line names is not listed (its when does not hold, or it has no cards to
         pick now), else ''."""
         dec = self.st.pending
-        if getattr(dec, "kind", None) != "options":
+        if dec is None or dec.kind != "options":
             return ""
         typed = line.partition(":")[0].strip().lower()
         for name, _, spec in dec.options:
