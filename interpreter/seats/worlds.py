@@ -64,7 +64,10 @@ def _lay(copy, hidden: list, pool: list) -> None:
 
 def margin(program, st, seat: int):
     """The seat's evaluation minus the best of the other seats' (a cooperative game: the shared one)."""
-    values = evaluations(program, st)
+    cached = st.evals               # evaluations(), its cached case inlined (the look-ahead's most frequent call)
+    values = cached[1] if cached is not None and cached[0] == st.moves else evaluations(program, st)
+    if len(values) == 2 and program.cooperative_fn is None:
+        return values[seat] - values[1 - seat]
     if len(values) == 1 or program.cooperative_fn is not None:
         return values[0]
     return values[seat] - max(values[:seat] + values[seat + 1:])
@@ -76,7 +79,9 @@ def evaluations(program, st) -> list:
     cached = st.evals
     if cached is not None and cached[0] == st.moves:
         return cached[1]
-    cache = cache_of(program)
+    cache = program.eval_cache
+    if cache is None:
+        cache = cache_of(program)
     values = cache.values(program, st) if cache else program.evaluations(st)
     st.evals = (st.moves, values)
     return values
@@ -384,7 +389,7 @@ def _deal_known(view, z: int, by_type: dict, gen: random.Random, known: set | No
 def _deal_free(free: list, placed: dict, by_kind: dict, kinds, gen: random.Random) -> bool:
     """Each free place gets a card drawn evenly among the cards left of the kinds it may hold;
     returns whether some place had to take a card of a kind it may not hold (none was left)."""
-    fits: dict = {}                 # per zone: (kinds run out so far, the kinds left it may hold)
+    fits: dict = {}                 # per zone: (kinds run out so far, the card lists of the kinds it may hold)
     gone = 0                        # kinds run out so far: only then may a zone's kinds change
     misfit = False
     getrandbits = gen.getrandbits if below is _below else None     # below() inlined: one draw a place
@@ -395,24 +400,18 @@ def _deal_free(free: list, placed: dict, by_kind: dict, kinds, gen: random.Rando
             fit = [k for k in ks if by_kind.get(k)]
             if not fit:                                     # no kind fits: any card
                 fit, misfit = sorted(k for k, cs in by_kind.items() if cs), True
-            allowed = fits[z] = (gone, fit)
+            allowed = fits[z] = (gone, [by_kind[k] for k in fit])
         allowed = allowed[1]
-        if len(allowed) == 1:
-            cards = by_kind[allowed[0]]
-            n = len(cards)
-            if getrandbits is None:
-                r = below(gen, n)
-            else:                   # gen._randbelow(n), n > 0: the very draws (_draws_match checks them)
-                k = n.bit_length()
+        # each fitting card equally likely
+        n = len(allowed[0]) if len(allowed) == 1 else sum(map(len, allowed))
+        if getrandbits is None:
+            r = below(gen, n)
+        else:                       # gen._randbelow(n), n > 0: the very draws (_draws_match checks them)
+            k = n.bit_length()
+            r = getrandbits(k)
+            while r >= n:
                 r = getrandbits(k)
-                while r >= n:
-                    r = getrandbits(k)
-            placed[z][i] = cards.pop(r)
-            gone += not cards
-            continue
-        r = below(gen, sum(len(by_kind[k]) for k in allowed))  # each fitting card equally likely
-        for k in allowed:
-            cards = by_kind[k]
+        for cards in allowed:
             if r < len(cards):
                 placed[z][i] = cards.pop(r)
                 gone += not cards
