@@ -84,7 +84,7 @@ class State:
 
     def __eq__(self, other) -> bool:
         return isinstance(other, State) and all(
-            getattr(self, k) == getattr(other, k) for k in self.__slots__ if k not in self.UNCOMPARED)
+            getattr(self, k) == getattr(other, k) for k in State.__slots__ if k not in self.UNCOMPARED)
 
 
 # What a rule that uses a value where it does not fit raises in Python (an index not in a family,

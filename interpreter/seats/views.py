@@ -103,9 +103,10 @@ class Observer:
         # the zones cards landed in during the current `together` block: zone -> [entered on top,
         # entered at the bottom, K gained]; what leaves such a zone in the block left it before
         self.landed: dict = {}
-        # what view() froze, per zone (types, K, kinds), refrozen only for the zones changed since
+        # what view() froze, per zone (types, K, kinds, U, told facts: a list of each), refrozen
+        # only for the zones changed since
         self._changed: set = set(range(n))
-        self._frozen: list = [None] * n
+        self._frozen: tuple = tuple([()] * n for _ in range(5))
         self._vars_frozen = None
 
     # ---- feeding ----
@@ -398,23 +399,26 @@ class Observer:
     def view(self) -> "View":
         """What this seat knows now, frozen (card types only); a zone no event touched since the
         last view keeps what that view froze (a bot asks for a view at each of its decisions)."""
-        ct, frozen = self.card_type, self._frozen
+        ct, told, bounded = self.card_type, self.told, self.bounded
+        types, known, kinds, most, facts = self._frozen
         for z in self._changed:
-            facts = self.told.get(z) or ()
             slots = self.slots[z]       # a zone with no unknown position (the most) is mapped at once
-            frozen[z] = (tuple(map(ct.__getitem__, slots)) if None not in slots
-                         else tuple([None if c is None else ct[c] for c in slots]),
-                         tuple(sorted(self.known[z].items())), frozenset(self.kinds[z]),
-                         tuple(sorted(self.most[z].items())),
-                         tuple((i, f[0], f[1]) for i, f in enumerate(facts) if f is not None))
+            types[z] = (tuple(map(ct.__getitem__, slots)) if None not in slots
+                        else tuple([None if c is None else ct[c] for c in slots]))
+            k = self.known[z]
+            known[z] = tuple(sorted(k.items())) if k else ()
+            kinds[z] = frozenset(self.kinds[z])
+            if bounded:                 # else every zone's U is empty: () as it started
+                most[z] = tuple(sorted(self.most[z].items()))
+            told_z = told.get(z)
+            facts[z] = tuple((i, f[0], f[1]) for i, f in enumerate(told_z) if f is not None) if told_z else ()
         self._changed.clear()
         if self._vars_frozen is None:
             self._vars_frozen = tuple(sorted(self.vars.items(), key=_var_key))
-        zones, known, kinds, most, told = zip(*frozen) if frozen else ((), (), (), (), ())
-        return View(seat=self.seat, zones=zones, known=known, turn=self.turn, current=self.current,
-                    over=self.over, vars=self._vars_frozen, program=self.program, kinds=kinds,
-                    out=self.out, way=self.way, most=most if self.bounded else (),
-                    facts=told if any(told) else ())
+        return View(seat=self.seat, zones=tuple(types), known=tuple(known), turn=self.turn, current=self.current,
+                    over=self.over, vars=self._vars_frozen, program=self.program, kinds=tuple(kinds),
+                    out=self.out, way=self.way, most=tuple(most) if bounded else (),
+                    facts=tuple(facts) if any(facts) else ())
 
 
 def view_of(program, log, seat: int) -> "View":

@@ -14,19 +14,30 @@ import random
 from itertools import groupby
 
 from ..runtime import rng
+from ..runtime.engine import State
 from .bounded import deal_bounded
 from .eval_cache import cache_of
 from .told import deal_told
 
 
-def sanitised(program, st, seat: int):
+class Base(State):
+    """The copy a Seat keeps (sanitised): a State that also keeps the Dealers its worlds are dealt
+    with, per seat and view, worked out at the first world and shared by the rest of the decision."""
+
+    __slots__ = ("dealers",)
+
+
+def sanitised(program, st, seat: int) -> Base:
     """A copy of st holding nothing `seat` may not know: the cards hidden from it laid in id order
     among the hidden places (sizes kept), the other seats' unseen simultaneous choices forgotten,
     no event log, a generator of a fixed seed.
 
     determinise() of this copy deals exactly as determinise() of st: it reads of the hidden zones
     only their sizes and the set of their cards, which the two share."""
-    copy = st.clone(log=False)
+    clone = st.clone(log=False)
+    copy = Base.__new__(Base)
+    for name in State.__slots__:
+        setattr(copy, name, getattr(clone, name))
     copy.rng = rng.seed_state(0)
     mask = 1 << seat
     hidden = [z for z, vis in enumerate(program.zone_vis) if not vis & mask and copy.zones[z]]
@@ -36,6 +47,7 @@ def sanitised(program, st, seat: int):
     forget = getattr(copy.pending, "forget", None)
     if forget is not None:              # the other seats' unseen choices of a simultaneous decision
         forget(copy, seat)
+    copy.dealers = {}
     return copy
 
 
@@ -52,7 +64,10 @@ def _lay(copy, hidden: list, pool: list) -> None:
 
 def margin(program, st, seat: int):
     """The seat's evaluation minus the best of the other seats' (a cooperative game: the shared one)."""
-    values = evaluations(program, st)
+    cached = st.evals               # evaluations(), its cached case inlined (the look-ahead's most frequent call)
+    values = cached[1] if cached is not None and cached[0] == st.moves else evaluations(program, st)
+    if len(values) == 2 and program.cooperative_fn is None:
+        return values[seat] - values[1 - seat]
     if len(values) == 1 or program.cooperative_fn is not None:
         return values[0]
     return values[seat] - max(values[:seat] + values[seat + 1:])
@@ -64,7 +79,9 @@ def evaluations(program, st) -> list:
     cached = st.evals
     if cached is not None and cached[0] == st.moves:
         return cached[1]
-    cache = cache_of(program)
+    cache = program.eval_cache
+    if cache is None:
+        cache = cache_of(program)
     values = cache.values(program, st) if cache else program.evaluations(st)
     st.evals = (st.moves, values)
     return values
@@ -80,40 +97,165 @@ def determinise(program, st, seat: int, gen: random.Random, view=None, known: se
     free positions of the zone; the remaining hidden cards fill the remaining places at random.
     Cards of one type are interchangeable, so which id of a type goes where is immaterial: only
     the places are drawn at random, never the order of ids within a type (one shuffle, not three).
-    `known`, a set, receives the cards dealt to positions the seat knows."""
-    copy = st.clone(log=False)
-    copy.rng = rng.seed_state(gen.getrandbits(62))
-    mask = 1 << seat
-    hidden = [z for z, vis in enumerate(program.zone_vis) if not vis & mask and copy.zones[z]]
-    pool = sorted(c for z in hidden for c in copy.zones[z])     # sorted: the real places never show
-    if view is not None and _knowledge_fits(view, copy, hidden):
-        _deal_with_knowledge(program, copy, hidden, pool, view, gen, known)
-    else:
-        shuffle(gen, pool)
-        _lay(copy, hidden, pool)
-    follow_places(program, st, copy, hidden)
-    return _unseen_choices(copy, seat, gen)
+    `known`, a set, receives the cards dealt to positions the seat knows.
+    From a Seat's copy (sanitised) the work every world shares is done once (Dealer)."""
+    if type(st) is Base:
+        key = (seat, id(view))
+        dealer = st.dealers.get(key)
+        if dealer is None or dealer.view is not view:
+            dealer = st.dealers[key] = Dealer(program, st, seat, view)
+        return dealer.deal(gen, known)
+    return Dealer(program, st, seat, view).deal(gen, known)
+
+
+SHUFFLED, KNOWN, TOLD = 0, 1, 2     # how a Dealer deals: no knowledge, the seat's knowledge, told facts too
+
+
+class Dealer:
+    """determinise() of one state for one seat and view, split in what every world shares (worked
+    out here once: the hidden zones and cards, the places the seat's knowledge fixes, the cards it
+    leaves to deal at random) and what each world draws (deal): the very draws, in the same order."""
+
+    def __init__(self, program, st, seat: int, view=None):
+        self.program, self.st, self.seat, self.view = program, st, seat, view
+        mask = 1 << seat
+        zones = st.zones
+        hidden = self.hidden = [z for z, vis in enumerate(program.zone_vis) if not vis & mask and zones[z]]
+        self.pool = sorted(c for z in hidden for c in zones[z])     # sorted: the real places never show
+        self.named = _named_places(program, st, hidden)
+        self.mode = SHUFFLED
+        if view is not None and _knowledge_fits(view, st, hidden):
+            by_type = _group(self.pool, program.card_type.__getitem__)     # ids of one type are interchangeable
+            told = {z: view.told(z) for z in hidden} if view.facts else {}
+            if any(told.values()):
+                self.mode = TOLD
+            else:
+                self.mode = KNOWN
+                self._plan(by_type)
+
+    def _plan(self, by_type: dict) -> None:
+        """What the seat's knowledge fixes: per hidden zone the cards at its known positions (a
+        template), then per zone still short of its K the free positions and the cards K puts
+        there (where is drawn per world), then the cards left (by type, and by kind)."""
+        program, view, hidden = self.program, self.view, self.hidden
+        self.templates, self.spread, known = {}, [], []
+        for z in hidden:
+            slots = view.zones[z]
+            zone = self.templates[z] = [None] * len(slots)
+            if not view.known[z] and slots.count(None) == len(slots):
+                continue                        # nothing known of the zone: every place is free
+            need = dict(view.known[z])
+            for i, t in enumerate(slots):
+                if t is not None:
+                    cards = by_type.get(t)
+                    if cards:
+                        c = zone[i] = cards.pop()
+                        need[t] = need.get(t, 0) - 1
+                        known.append(c)
+            if max(need.values(), default=0) <= 0:
+                continue
+            free = [i for i, c in enumerate(zone) if c is None]
+            left, cards = len(free), []
+            for t in sorted(need):
+                for _ in range(max(0, need[t])):
+                    if not left or not by_type.get(t):
+                        break
+                    left -= 1
+                    cards.append(by_type[t].pop())
+            self.spread.append((z, free, cards))
+        self.known = known
+        kinds = view.kinds
+        self.most = {z: dict(view.most[z]) for z in hidden if view.most[z]} if view.most else None
+        self.by_type = by_type
+        self.by_kind = None if self.most else _by_kind(program, by_type)
+        # places of different kinds: the order they are filled in is drawn, the most constrained first
+        self.mixed = bool(kinds) and len({kinds[z] for z in hidden}) > 1
+        self.sized = self.mixed and len({len(kinds[z]) for z in hidden}) > 1
+
+    def deal(self, gen: random.Random, known: set | None = None):
+        """One world: a copy of the state with the hidden cards dealt anew from gen."""
+        program, hidden = self.program, self.hidden
+        copy = self.st.clone(log=False)
+        copy.rng = rng.seed_state(gen.getrandbits(62))
+        if self.mode == KNOWN:
+            self._deal_known(copy, gen, known)
+        elif self.mode == TOLD:
+            _deal_with_knowledge(program, copy, hidden, self.pool, self.view, gen, known)
+        else:
+            pool = self.pool[:]
+            shuffle(gen, pool)
+            _lay(copy, hidden, pool)
+        if self.named:
+            _follow(program, copy, self.named)
+        return _unseen_choices(copy, self.seat, gen)
+
+    def _deal_known(self, copy, gen: random.Random, known: set | None) -> None:
+        """The plan's known places, K spread at random over each short zone's free places, then the
+        rest (_fill_rest's deal, from the plan's cards left)."""
+        placed = {z: zone[:] for z, zone in self.templates.items()}
+        for z, free, cards in self.spread:
+            free = free[:]
+            shuffle(gen, free)
+            zone, at = placed[z], len(free)
+            for c in cards:
+                at -= 1
+                zone[free[at]] = c
+        if known is not None:
+            known.update(self.known)
+        hidden, kinds = self.hidden, self.view.kinds
+        if self.most:       # the rules said what some zones hold none of (announce none of): bounded.py
+            deal_bounded(self.program, placed, {t: cs[:] for t, cs in self.by_type.items()}, kinds,
+                         {z: dict(m) for z, m in self.most.items()}, gen, below, shuffle)
+        else:
+            free = [(z, i) for z in hidden for i, c in enumerate(placed[z]) if c is None]
+            if self.mixed:
+                shuffle(gen, free)
+                if self.sized:
+                    free.sort(key=lambda slot: len(kinds[slot[0]]))
+            if _deal_free(free, placed, {k: cs[:] for k, cs in self.by_kind.items()}, kinds, gen) and kinds:
+                _repair_kinds(self.program, placed, free, kinds)
+        zones, loc = copy.zones, copy.loc
+        for z in hidden:
+            zones[z] = zone = placed[z]
+            for c in zone:
+                loc[c] = z
 
 
 def follow_places(program, st, copy, hidden: list) -> None:
     """The rules' names for cards (a local bound to a card, a loop's list of cards, a variable set to
     cards) made to name the card now lying where the named card lay: a card id says its type, so a
     name left holding the id of a redealt card would tell the look-ahead what the hidden card is."""
+    named = _named_places(program, st, hidden)
+    if named:
+        _follow(program, copy, named)
+
+
+def _named_places(program, st, hidden: list) -> list:
+    """[(card, zone, position)] of the cards the rules' names hold that lie in a hidden zone of st."""
     slots = program.card_slots
     if not slots:
-        return
-    values, named = copy.vars, set()    # copy.vars is a copy; the lists in it are shared with st: replaced
+        return []
+    values, named = st.vars, set()
     for slot in slots:
         _card_ids(values[slot], named)
-    hidden_zones, moved = set(hidden), {}
+    hidden_zones, out = set(hidden), []
     for c in named:
         z = st.loc[c] if 0 <= c < len(st.loc) else None
         if z in hidden_zones:
-            new = copy.zones[z][st.zones[z].index(c)]
-            if new != c:
-                moved[c] = new
+            out.append((c, z, st.zones[z].index(c)))
+    return out
+
+
+def _follow(program, copy, named: list) -> None:
+    """follow_places, the places named (_named_places) known: each name moved to the card now there."""
+    moved = {}
+    for c, z, i in named:
+        new = copy.zones[z][i]
+        if new != c:
+            moved[c] = new
     if moved:
-        for slot in slots:
+        values = copy.vars          # a copy; the lists in it are shared with st: replaced
+        for slot in program.card_slots:
             values[slot] = _renamed(values[slot], moved)
 
 
@@ -172,15 +314,7 @@ def _fill_rest(program, hidden: list, placed: dict, by_type: dict, kinds, most, 
     if most:        # the rules said what some zones hold none of (announce none of): bounded.py
         deal_bounded(program, placed, by_type, kinds, most, gen, below, shuffle)
         return
-    by_kind: dict = {}
-    kind_of = program.attr_tables["kind"].__getitem__
-    for cs in by_type.values():
-        for k, cards in _group(cs, kind_of).items():
-            got = by_kind.get(k)
-            if got is None:
-                by_kind[k] = cards
-            else:
-                got.extend(cards)
+    by_kind = _by_kind(program, by_type)
     free = [(z, i) for z in hidden for i, c in enumerate(placed[z]) if c is None]
     if kinds and len({kinds[z] for z in hidden}) > 1:
         # Places of different kinds: the order they are filled in matters, so it is drawn, the
@@ -192,6 +326,20 @@ def _fill_rest(program, hidden: list, placed: dict, by_type: dict, kinds, most, 
     misfit = _deal_free(free, placed, by_kind, kinds, gen)
     if kinds and misfit:
         _repair_kinds(program, placed, free, kinds)
+
+
+def _by_kind(program, by_type: dict) -> dict:
+    """{card kind: its cards left in by_type}, in the order of by_type."""
+    by_kind: dict = {}
+    kind_of = program.attr_tables["kind"].__getitem__
+    for cs in by_type.values():
+        for k, cards in _group(cs, kind_of).items():
+            got = by_kind.get(k)
+            if got is None:
+                by_kind[k] = cards
+            else:
+                got.extend(cards)
+    return by_kind
 
 
 def _lay_placed(copy, hidden: list, placed: dict) -> None:
@@ -241,7 +389,7 @@ def _deal_known(view, z: int, by_type: dict, gen: random.Random, known: set | No
 def _deal_free(free: list, placed: dict, by_kind: dict, kinds, gen: random.Random) -> bool:
     """Each free place gets a card drawn evenly among the cards left of the kinds it may hold;
     returns whether some place had to take a card of a kind it may not hold (none was left)."""
-    fits: dict = {}                 # per zone: (kinds run out so far, the kinds left it may hold)
+    fits: dict = {}                 # per zone: (kinds run out so far, the card lists of the kinds it may hold)
     gone = 0                        # kinds run out so far: only then may a zone's kinds change
     misfit = False
     getrandbits = gen.getrandbits if below is _below else None     # below() inlined: one draw a place
@@ -252,24 +400,18 @@ def _deal_free(free: list, placed: dict, by_kind: dict, kinds, gen: random.Rando
             fit = [k for k in ks if by_kind.get(k)]
             if not fit:                                     # no kind fits: any card
                 fit, misfit = sorted(k for k, cs in by_kind.items() if cs), True
-            allowed = fits[z] = (gone, fit)
+            allowed = fits[z] = (gone, [by_kind[k] for k in fit])
         allowed = allowed[1]
-        if len(allowed) == 1:
-            cards = by_kind[allowed[0]]
-            n = len(cards)
-            if getrandbits is None:
-                r = below(gen, n)
-            else:                   # gen._randbelow(n), n > 0: the very draws (_draws_match checks them)
-                k = n.bit_length()
+        # each fitting card equally likely
+        n = len(allowed[0]) if len(allowed) == 1 else sum(map(len, allowed))
+        if getrandbits is None:
+            r = below(gen, n)
+        else:                       # gen._randbelow(n), n > 0: the very draws (_draws_match checks them)
+            k = n.bit_length()
+            r = getrandbits(k)
+            while r >= n:
                 r = getrandbits(k)
-                while r >= n:
-                    r = getrandbits(k)
-            placed[z][i] = cards.pop(r)
-            gone += not cards
-            continue
-        r = below(gen, sum(len(by_kind[k]) for k in allowed))  # each fitting card equally likely
-        for k in allowed:
-            cards = by_kind[k]
+        for cards in allowed:
             if r < len(cards):
                 placed[z][i] = cards.pop(r)
                 gone += not cards
