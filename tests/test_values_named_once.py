@@ -12,9 +12,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as s
 
 from interpreter.compiler import once, percard
-from interpreter.compiler.game import load_game
-from interpreter.errors import RuleRuntimeError, RulesetError
+from interpreter.errors import RuleRuntimeError
 from language_helpers import edit, local, make, write  # noqa: F401
+from test_where_parts import outcome
 
 NAMED = """
     name: named_once
@@ -135,19 +135,6 @@ def expression(draw, depth: int = 0):
     return f"(1 if {draw(expression(depth + 1))} > 2 and {draw(expression(depth + 1))} < 4 else 0)"
 
 
-def outcome(path: str, seed: int):
-    """The let's value, or the error's text (position and message) if the rules fail."""
-    try:
-        game = load_game(path)
-    except RulesetError:
-        return None
-    p = game.program(2)
-    try:
-        return local(p, p.new_state(seed), "value")
-    except RuleRuntimeError as exc:
-        return str(exc)
-
-
 @settings(max_examples=60, deadline=None, database=None, derandomize=True,
           suppress_health_check=list(HealthCheck))
 @given(value=expression(), seed=s.integers(0, 3))
@@ -156,8 +143,8 @@ def test_a_random_expression_gives_the_values_and_errors_of_the_plain_code(tmp_p
     text = edit(textwrap.dedent(NAMED).replace("VALUE", value), "  - move top 2 of deck to table\n",
                 "  - shuffle deck\n  - move top 2 of deck to table\n")
     path.write_text(text, encoding="utf-8")
-    fast = outcome(str(path), seed)
+    fast = outcome(str(path), seed, ("value",))
     with pytest.MonkeyPatch.context() as mp:
         plain_code(mp)
-        plain = outcome(str(path), seed)
+        plain = outcome(str(path), seed, ("value",))
     assert fast == plain

@@ -287,7 +287,7 @@ def condition(draw, depth: int = 0):
     return f"{draw(side)} {draw(s.sampled_from(['==', '!=', '<', '>=']))} {draw(side)}"
 
 
-def outcome(path: str, seed: int):
+def outcome(path: str, seed: int, lets: tuple = ("n", "some", "picked", "piles", "none")):
     """The lets' values, or the error's text (position and message) if the rules fail."""
     try:
         game = load_game(path)
@@ -298,7 +298,7 @@ def outcome(path: str, seed: int):
         st = p.new_state(seed)
     except RuleRuntimeError as exc:
         return str(exc)
-    return [local(p, st, name) for name in ("n", "some", "picked", "piles", "none")]
+    return [local(p, st, name) for name in lets]
 
 
 def plain_code(monkeypatch) -> None:

@@ -79,11 +79,15 @@ def membership(gen, e: ir.InOp, env: dict, hoist: Hoist):
     attributes made a set once per filter, so each card's test is one lookup, not a pass over the
     list (the same answer: such values are equal only where their hashes are)."""
     right = e.right
-    if not (isinstance(right, ir.GetAttr) and right.obj.type in ("cards", "zone") and _keys(gen, right.attr)
-            and _always_key(gen, e.left) and cannot_fail(gen, right, env, hoist.env)):
+    if not (_always_key(gen, e.left, env) and cannot_fail(gen, right, env, hoist.env)):
         return None
-    table = gen.k(gen.layout.attr_tables[right.attr])
-    values = hoist.add(gen, f"set(map({table}.__getitem__, {gen.x(right.obj, hoist.env)}))")
+    if isinstance(right, ir.GetAttr) and right.obj.type in ("cards", "zone") and _keys(gen, right.attr):
+        table = gen.k(gen.layout.attr_tables[right.attr])
+        values = hoist.add(gen, f"set(map({table}.__getitem__, {gen.x(right.obj, hoist.env)}))")
+    elif isinstance(right, (ir.Local, ir.Var)):
+        values = hoist.add(gen, f"_h.members({gen.x(right, hoist.env)})")     # a set if it is a list of keys
+    else:
+        return None
     return f"({gen.x(e.left, env)} {'not in' if e.negate else 'in'} {values})"
 
 
@@ -92,11 +96,12 @@ def _keys(gen, attr: str) -> bool:
     return all(isinstance(v, _SCALARS) for v in gen.layout.attr_tables[attr])
 
 
-def _always_key(gen, e) -> bool:
-    """Whether e's value is always a number, a text, true/false or nothing (a set's possible member)."""
+def _always_key(gen, e, env: dict) -> bool:
+    """Whether e's value is always a number, a text, true/false or nothing (a set's possible member);
+    env[("key", slot)]: a local that runs over such values only."""
     if isinstance(e, ir.CardAttr):
         return _keys(gen, e.attr)
-    if e.type in _KEYS:
+    if e.type in _KEYS or isinstance(e, ir.Local) and env.get(("key", e.slot)):
         return True
     values = gen.type_values(e) if type_only(e) else None
     return values is not None and all(isinstance(v, _SCALARS) for v in values)
