@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as s
 
-from interpreter.compiler import percard
+from interpreter.compiler import once, percard
 from interpreter.compiler.codegen import CodeGen
 from interpreter.compiler.game import load_game
 from interpreter.errors import RuleRuntimeError, RulesetError
@@ -241,6 +241,7 @@ PLAIN_CASE = """
       - shuffle deck
       - move top of deck to table
       - move top 5 of deck to hand(0)
+      - move top 3 of deck to hand(1)
       - for: s in spots
         do: ["move top of deck to pile[s]"]
     turn:
@@ -260,6 +261,10 @@ PLAIN_CASE = """
 NUMBERS = ["rank", "rank % 2", "rank + 1", "first(table).rank", "last(table).rank", "count(table)", "zero",
            "10 / zero", "count(hand(1))", "0", "1", "3"]
 TEXTS = ["colour", "kind", "first(table).colour", "wanted", "'red'", "'blue'", "'c'", "'joker'"]
+# lists of the attributes of cards: whole zones, filtered ones, one that reads the card tested
+LISTS = ["table.colour", "hand(1).colour", "hand(1).rank", "(hand(1) where rank > 2).colour", "pile[2].kind",
+         "(hand(1) where rank > 10 / zero).rank", "(table where colour == first(hand(1)).colour).rank",
+         "(hand(1) where rank == 1 or colour in table.colour).colour"]
 
 
 @s.composite
@@ -268,7 +273,10 @@ def condition(draw, depth: int = 0):
     if depth < 2 and draw(s.booleans()):
         op = draw(s.sampled_from(["and", "or"]))
         return f"({draw(condition(depth + 1))}) {op} ({draw(condition(depth + 1))})"
-    pick = draw(s.integers(0, 5))
+    pick = draw(s.integers(0, 6))
+    if pick == 6:       # a membership in the attributes of a zone's cards (or of some of them)
+        cards = draw(s.sampled_from(LISTS))
+        return f"{draw(s.sampled_from(TEXTS + ['rank']))} {draw(s.sampled_from(['in', 'not in']))} {cards}"
     if pick == 0:
         return f"not ({draw(condition(depth + 1))})"
     if pick == 1:
@@ -279,7 +287,7 @@ def condition(draw, depth: int = 0):
     return f"{draw(side)} {draw(s.sampled_from(['==', '!=', '<', '>=']))} {draw(side)}"
 
 
-def outcome(path: str, seed: int):
+def outcome(path: str, seed: int, lets: tuple = ("n", "some", "picked", "piles", "none")):
     """The lets' values, or the error's text (position and message) if the rules fail."""
     try:
         game = load_game(path)
@@ -290,17 +298,18 @@ def outcome(path: str, seed: int):
         st = p.new_state(seed)
     except RuleRuntimeError as exc:
         return str(exc)
-    return [local(p, st, name) for name in ("n", "some", "picked", "piles", "none")]
+    return [local(p, st, name) for name in lets]
 
 
 def plain_code(monkeypatch) -> None:
     """The code as it was before the rewrites: every part of a test worked out for every card."""
     monkeypatch.setattr(percard, "rewrite", lambda gen, e, env: None)
+    monkeypatch.setattr(once, "repeated", lambda gen, e: [])
     monkeypatch.setattr(percard, "emptiness", lambda gen, e: None)
     monkeypatch.setattr(CodeGen, "zones_of", lambda self, g, cards, keep: None)
 
 
-@settings(max_examples=40, deadline=None, database=None, derandomize=True,
+@settings(max_examples=60, deadline=None, database=None, derandomize=True,
           suppress_health_check=list(HealthCheck))
 @given(cond=condition(), seed=s.integers(0, 3))
 def test_a_random_where_gives_the_values_and_errors_of_the_plain_code(tmp_path_factory, cond, seed):

@@ -41,9 +41,10 @@ class Choices:
             lines.append(f"    if len(_vals) > {dec.max_moves}: {gen.k(dec)}.too_many(st, len(_vals))")
             v = gen.fresh("v")
             head, env, t = f"{v} in _vals", {**_TOP, s.slot: v}, f"({v},)"
+        env, hoist = hoisting(env, s, values)   # what reads no value: worked out once
         cond = gen.x(s.where, env) if s.where is not None else None
         where[3 + len(lines)] = s.where.pos if s.where is not None else s.pos
-        lines.append(f"    return [{t} for {head}" + (f" if {cond}]" if cond else "]"))
+        lines.append(f"    return [{t}{hoist.binds()} for {head}" + (f" if {cond}]" if cond else "]"))
         return gen.define("def _moves(st):\n" + _HEAD + "\n".join(lines) + "\n", "_moves", where)
 
     def parts_moves(self, dec: Decision, s: ir.ChooseS):
@@ -99,12 +100,12 @@ class Choices:
         if len(terms) == 1:
             return f"list({gen.k(compress)}({gen.k(moves)}, {selectors}))"
         v, t, zl = gen.fresh("v"), gen.fresh("t"), gen.fresh("zl")
-        env = {**_TOP, s.slot: v, ("zone list", next(iter(zones)), s.slot): zl}
+        env, hoist = hoisting({**_TOP, s.slot: v, ("zone list", next(iter(zones)), s.slot): zl}, s, values)
         rest = " and ".join(f"({gen.x(e, env)})" for e in terms[1:])
         if zl in rest:      # the rest reads the value's zone too: the zones are read beside the values
             return None
         rows = tuple((x, (x,)) for x in values)
-        return f"[{t} for {v}, {t} in {gen.k(compress)}({gen.k(rows)}, {selectors}) if {rest}]"
+        return f"[{t}{hoist.binds()} for {v}, {t} in {gen.k(compress)}({gen.k(rows)}, {selectors}) if {rest}]"
 
     def indexed_zones(self, s: ir.ChooseS, values: list) -> dict:
         """{family: {value: zone index}} for the zone families (not per player) the `where` indexes
@@ -176,6 +177,15 @@ class Choices:
             lines.append("    " + move)
         head = "def _moves(st):\n" + (_HEAD if conditional else "") + "    _out = []\n"
         return self.gen.define(head + "\n".join(lines) + "\n    return _out\n", "_moves", where)
+
+
+def hoisting(env: dict, s: ir.ChooseS, values) -> tuple:
+    """(env, Hoist) for the `where` of a loop over the values of a choice (env binds the value): a
+    part that reads neither the value nor a card is worked out once, before the loop (percard.py);
+    `values`, when known before the game, tell whether the value is always a key."""
+    hoist = percard.Hoist(_TOP)
+    keys = values is not None and all(type(x) in (bool, int, str) or x is None for x in values)
+    return {**env, "@hoist": hoist, ("key", s.slot): keys}, hoist
 
 
 def conjuncts(e) -> list:

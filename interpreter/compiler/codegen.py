@@ -18,13 +18,13 @@ from ..frontend import ir
 from ..runtime import engine as E
 from ..runtime.decisions import show
 from ..runtime.helpers import Helpers, SeatTable, not_a_seat
-from . import percard
-from .fold import NO, PURE, Folder, Scratch, subexpressions, subst
+from . import once, percard
+from .fold import NO, Folder, Scratch, subexpressions, subst
 
 MAX_TABLE_TYPES = 10_000     # more card types than this: a part is worked out per card (compiling stays quick)
 # The only built-in names generated code can reach (no __import__, open, eval, getattr, ...).
 _BUILTINS = {name: getattr(builtins, name) for name in (
-    "abs", "all", "any", "bool", "len", "list", "map", "max", "min", "range", "reversed", "sum", "tuple")}
+    "abs", "all", "any", "bool", "len", "list", "map", "max", "min", "range", "reversed", "set", "sum", "tuple")}
 
 
 class CodeGen:
@@ -94,11 +94,27 @@ class CodeGen:
     # ---- expressions ----
     def x(self, e, env: dict) -> str:
         """Python source for an expression; env maps generator slots and '@card' to Python names."""
+        named = env.get("@once")
+        if named is None:           # the root of an expression: its repeated values named first
+            return self.named_once(e, env)
+        if named and isinstance(e, ir.UserCall) and once.key(e) in named:
+            return named[once.key(e)]
         if "@hoist" in env:         # inside a per-card condition
             src = percard.rewrite(self, e, env)
             if src is not None:
                 return src
         return getattr(self, "g_" + type(e).__name__)(e, env)
+
+    def named_once(self, e, env: dict) -> str:
+        """Source for a whole expression, each derived value it reads more than once worked out
+        once (once.py)."""
+        env, binds = {**env, "@once": {}}, []
+        for call in once.repeated(self, e):
+            value = self.x(call, env)
+            name = self.fresh("n")
+            env = {**env, "@once": {**env["@once"], once.key(call): name}}
+            binds.append((name, value))
+        return once.bind(binds, self.x(e, env))
 
     def type_table(self, e):
         """The value of e (which reads the card's type and constants only) per card id, or None
@@ -481,8 +497,7 @@ class CodeGen:
             raise RuleRuntimeError(e.pos, f"function '{e.fn.name}' calls itself too deeply")
         self.inline_depth += 1
         try:
-            if all(isinstance(a, PURE) or isinstance(a, ir.CardAttr) and not percard.binds_card(e.fn.body)
-                   for a in e.args):
+            if percard.written_in(e):
                 return self.x(subst(e.fn.body, dict(zip(e.fn.params, e.args))), env)
             names = [self.fresh("p") for _ in e.args]
             inner = {**env, **dict(zip(e.fn.params, names))}

@@ -69,7 +69,42 @@ def rewrite(gen, e, env: dict):
         return f"{gen.k(table)}[{env['@card']}]" if table is not None else None
     if hoist.open and cannot_fail(gen, e, env, hoist.env):
         return hoist.add(gen, gen.x(e, hoist.env))
+    if hoist.open and isinstance(e, ir.InOp):
+        return membership(gen, e, env, hoist)
     return None
+
+
+def membership(gen, e: ir.InOp, env: dict, hoist: Hoist):
+    """`X in CARDS.ATTR` with CARDS card-free and unfailing, and X and every ATTR always a key: the
+    attributes made a set once per filter, so each card's test is one lookup, not a pass over the
+    list (the same answer: such values are equal only where their hashes are)."""
+    right = e.right
+    if not (_always_key(gen, e.left, env) and cannot_fail(gen, right, env, hoist.env)):
+        return None
+    if isinstance(right, ir.GetAttr) and right.obj.type in ("cards", "zone") and _keys(gen, right.attr):
+        table = gen.k(gen.layout.attr_tables[right.attr])
+        values = hoist.add(gen, f"set(map({table}.__getitem__, {gen.x(right.obj, hoist.env)}))")
+    elif isinstance(right, (ir.Local, ir.Var)):
+        values = hoist.add(gen, f"_h.members({gen.x(right, hoist.env)})")     # a set if it is a list of keys
+    else:
+        return None
+    return f"({gen.x(e.left, env)} {'not in' if e.negate else 'in'} {values})"
+
+
+def _keys(gen, attr: str) -> bool:
+    """Whether every card's value of attr is a number, a text, true/false or nothing."""
+    return all(isinstance(v, _SCALARS) for v in gen.layout.attr_tables[attr])
+
+
+def _always_key(gen, e, env: dict) -> bool:
+    """Whether e's value is always a number, a text, true/false or nothing (a set's possible member);
+    env[("key", slot)]: a local that runs over such values only."""
+    if isinstance(e, ir.CardAttr):
+        return _keys(gen, e.attr)
+    if e.type in _KEYS or isinstance(e, ir.Local) and env.get(("key", e.slot)):
+        return True
+    values = gen.type_values(e) if type_only(e) else None
+    return values is not None and all(isinstance(v, _SCALARS) for v in values)
 
 
 def type_only(e, depth: int = 0) -> bool:
@@ -101,6 +136,12 @@ def _reads_card(e, depth: int) -> bool:
     return any(_reads_card(x, depth + 1) for x in ir.children(e))
 
 
+def written_in(call: ir.UserCall) -> bool:
+    """Whether the code generator writes a call's arguments into its body (codegen.g_UserCall):
+    plain values, or card attributes where the body has no filter of its own."""
+    return all(isinstance(a, PURE) or isinstance(a, ir.CardAttr) and not binds_card(call.fn.body) for a in call.args)
+
+
 def binds_card(e) -> bool:
     """Whether e holds a `where` filter, inside which a card attribute means another card (so a
     card attribute passed in cannot be written into the body as it stands)."""
@@ -114,9 +155,14 @@ def table_of(values_by_type: list, card_type: list):
     return [values_by_type[t] for t in card_type]
 
 
-def cannot_fail(gen, e, env: dict, outer: dict) -> bool:
+def cannot_fail(gen, e, env: dict, outer: dict, card: bool = False, depth: int = 0) -> bool:
     """Whether e reads no card, names nothing bound inside the loop, and cannot raise (whatever
-    the state), so that working it out once before the loop changes nothing."""
+    the state), so that working it out once before the loop changes nothing. With `card`, e is
+    inside a filter of its own, and its card's attributes are read safely (a table per card id)."""
+    if depth > _DEPTH:
+        return False
+    if isinstance(e, ir.CardAttr):
+        return card
     if isinstance(e, (ir.Lit, ir.Param, ir.Builtin)):
         return not (isinstance(e, ir.Builtin) and e.name not in ("current", "me", "players", "seats", "turn"))
     if isinstance(e, ir.Local):
@@ -125,17 +171,44 @@ def cannot_fail(gen, e, env: dict, outer: dict) -> bool:
         return not e.decl.per_player or _seat_safe(gen, e.owner, env, outer)
     if isinstance(e, ir.ZoneRef):
         return _zone_safe(gen, e, env, outer)
+    safe = lambda x, in_filter=card: cannot_fail(gen, x, env, outer, in_filter, depth + 1)  # noqa: E731
     if isinstance(e, ir.Func) and e.name in ("first", "last", "count", "size"):
-        return isinstance(e.args[0], ir.ZoneRef) and _zone_safe(gen, e.args[0], env, outer)
+        return _cards_safe(e.args[0], safe)
     if isinstance(e, ir.GetAttr):       # of first(zone) or last(zone): a card or nothing, never fails
-        return isinstance(e.obj, ir.Func) and e.obj.name in ("first", "last") and cannot_fail(gen, e.obj, env, outer)
-    if isinstance(e, (ir.Logic, ir.NotOp)) or isinstance(e, ir.Cmp) and e.op in ("==", "!="):
-        return all(cannot_fail(gen, x, env, outer) for x in ir.children(e))
+        if isinstance(e.obj, ir.Func) and e.obj.name in ("first", "last"):
+            return safe(e.obj)
+        return e.obj.type in ("cards", "zone") and _cards_safe(e.obj, safe)    # one table lookup per card
+    if isinstance(e, ir.Filter):
+        return _cards_safe(e, safe)
+    if isinstance(e, ir.InOp):          # a membership in a list only compares (numbers, texts, cards)
+        return _a_list(e.right) and safe(e.left) and safe(e.right)
+    if isinstance(e, (ir.Logic, ir.NotOp, ir.ListLit)) or isinstance(e, ir.Cmp) and e.op in ("==", "!="):
+        return all(safe(x) for x in ir.children(e))
     if isinstance(e, ir.Cmp):           # an order of two whole numbers: counts and constant numbers
-        return all(_whole(gen, x) and cannot_fail(gen, x, env, outer) for x in ir.children(e))
+        return all(_whole(gen, x) and safe(x) for x in ir.children(e))
     if isinstance(e, ir.Cond):
-        return all(cannot_fail(gen, x, env, outer) for x in ir.children(e))
+        return all(safe(x) for x in ir.children(e))
+    if isinstance(e, ir.UserCall) and written_in(e):
+        return safe(subst(e.fn.body, dict(zip(e.fn.params, e.args))))
     return False
+
+
+def _a_list(e) -> bool:
+    """Whether e is always a list: cards (a zone, a filter of one), their attribute, or [...]."""
+    return isinstance(e, (ir.ZoneRef, ir.Filter, ir.ListLit)) or \
+        isinstance(e, ir.GetAttr) and e.obj.type in ("cards", "zone")
+
+
+def _built_list(e) -> bool:
+    """Whether e is a list that a rule builds each time: cards picked by a filter, their attribute, [...]."""
+    return _a_list(e) and not isinstance(e, ir.ZoneRef)
+
+
+def _cards_safe(e, safe) -> bool:
+    """A zone that cannot fail, or a filter of one whose test cannot fail: a list of cards."""
+    if isinstance(e, ir.ZoneRef):
+        return safe(e)
+    return isinstance(e, ir.Filter) and _cards_safe(e.cards, safe) and safe(e.cond, True)
 
 
 def _whole(gen, e) -> bool:
@@ -210,7 +283,10 @@ def keyed_row(gen, cond, env: dict):
     else:
         return None
     for x, attr, mark in ((cond.left, cond.right, ""), (cond.right, cond.left, "'")):
-        if type_only(attr) and not _reads_card(_body(x), 0) and cannot_fail(gen, _body(x), env, env):
+        # a list X built of cards (their attributes) or parts is no key: its row would be made at each
+        # test, at the cost of a test per card type; such a list is worked out once per filter instead
+        if type_only(attr) and not _built_list(_body(x)) and not _reads_card(_body(x), 0) \
+                and cannot_fail(gen, _body(x), env, env):
             values = gen.type_values(attr)
             if values is None:
                 return None

@@ -114,6 +114,17 @@ class Helpers:
         return table[card]
 
     @staticmethod
+    def members(xs):
+        """A list's values as a set, for many `x in xs` tests (the same answers for values that are
+        always keys); anything else (a text, a list holding a list) as it is, to be tested as before."""
+        if type(xs) is list:
+            try:
+                return set(xs)
+            except TypeError:
+                return xs
+        return xs
+
+    @staticmethod
     def first(xs):
         return xs[0] if xs else None
 
