@@ -133,8 +133,7 @@ class Choices:
             spec.zone_vis, spec.zone_names, spec.pos = lay.zone_vis, lay.zone_names, cc.cards.pos
             spec.one_zone = isinstance(base, ir.ZoneRef)     # all candidates lie in one zone: check one
         lines, where = self.candidate_lines(cc)
-        spec.candidates = gen.define("def _cands(st):\n" + _HEAD + "\n".join(lines) + "\n    return _cs\n",
-                                     "_cands", where)
+        spec.candidates = self.binding_cards(cc, lines, where)
         s = gen.k(spec)
         if spec.one_zone:       # one zone: its visibility tested here, the guard called only to refuse
             lines.append(f"    if _cs and not {gen.k(lay.zone_vis)}[L[_cs[0]]] >> st.decider & 1: {s}.guard(st, _cs)")
@@ -151,6 +150,19 @@ class Choices:
         lines.append(f"    return {s}.choices(st, _cs, _lo, _hi)")
         spec.payloads = gen.define("def _moves(st):\n" + _HEAD + "\n".join(lines) + "\n", "_moves", where)
         return spec
+
+    def binding_cards(self, cc: ir.CardChoice, lines: list, where: dict):
+        """f(st) -> the cards a move's types are bound to (CardSpec.bind). A `where` can read a card
+        only through its attributes, which its type fixes: so when the candidates are one zone
+        filtered, the cards of a type the move names are all candidates, and the zone itself is
+        bound from (no filter run again)."""
+        base = cc.cards
+        while isinstance(base, ir.Filter):
+            base = base.cards
+        if isinstance(base, ir.ZoneRef) and (base is not cc.cards or cc.where is not None):
+            lines, where = [f"    _cs = {self.gen.x(base, _TOP)}"], {3: cc.cards.pos}
+        return self.gen.define("def _cands(st):\n" + _HEAD + "\n".join(lines) + "\n    return _cs\n",
+                               "_cands", where)
 
     def candidate_lines(self, cc: ir.CardChoice):
         """Lines that set `_cs` to the candidate cards (the `where` applied), and their rules by line."""

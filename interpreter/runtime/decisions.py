@@ -76,7 +76,7 @@ class CardSpec:
 
     def __init__(self, same_table, type_of, type_names):
         self.same, self.type_of, self.type_names = same_table, type_of, type_names
-        self.candidates = None          # set by the compiler: f(st) -> the cards that may be chosen
+        self.candidates = None          # set by the compiler: f(st) -> the cards a move is bound to (bind)
         self.payloads = None            # ... and f(st) -> every legal move (calls choices)
         self.cache: dict = {}   # (type counts, lo, hi) -> moves; the moves depend on nothing else
         self.zone_vis = self.zone_names = self.pos = None     # set by the compiler: the visibility guard
@@ -136,7 +136,8 @@ class CardSpec:
                                 "into smaller choices, one card at a time (limit: --max-moves)")
 
     def bind(self, st, payload) -> list:
-        """The concrete cards for a payload: the topmost candidates of each type."""
+        """The concrete cards for a payload: the topmost candidates of each type (of the zone the
+        candidates are filtered from, when a filter's outcome depends on the card's type alone)."""
         cands = self.candidates(st)
         type_of = self.type_of
         chosen = []

@@ -222,14 +222,20 @@ def deal(st: State, k: int, z: int, first: int, base: int, width: int, n: int, t
         dealt.reverse()             # the top card first
         zones, loc, log = st.zones, st.loc, st.log
         seats = [base + ((first + i) % n) * width for i in range(n)]
+        if log is None:             # no events to write in the order dealt: each seat's cards at once
+            for i, d in enumerate(seats):
+                got = dealt[i::n]
+                zones[d].extend(got)
+                for c in got:
+                    loc[c] = d
+            return
         top = len(zone) + k * n - 1         # where the first card dealt lay (each is the top in its turn)
         for i, c in enumerate(dealt):
             d = seats[i % n]
             zones[d].append(c)
             loc[c] = d
-            if log is not None:
-                log.append((MOVE, z, d, (c,), vis[z] | vis[d], False, 0, (top - i,)) if at else
-                           (MOVE, z, d, (c,), vis[z] | vis[d]))
+            log.append((MOVE, z, d, (c,), vis[z] | vis[d], False, 0, (top - i,)) if at else
+                       (MOVE, z, d, (c,), vis[z] | vis[d]))
         return
     for _ in range(k):
         for i in range(n):
@@ -317,7 +323,12 @@ def move_cards(st: State, cards: list, dst: int, vis: list, bottom: bool = False
             break
     else:                           # the usual case: all from one zone, one event
         take_out(st.zones[src], cards)
-        place(st, cards, dst, bottom)
+        if bottom:
+            st.zones[dst][0:0] = cards
+        else:
+            st.zones[dst].extend(cards)
+        for c in cards:             # place(), written out: this is the move of almost every choice
+            loc[c] = dst
         if st.log is not None:
             log_move(st, src, dst, cards, vis, bottom)
         return

@@ -3,7 +3,6 @@ that are closures rather than generated text (the `alike` check)."""
 from __future__ import annotations
 
 import operator
-from itertools import compress
 
 from ..errors import RuleRuntimeError
 from . import play_order
@@ -190,7 +189,7 @@ class Helpers:
     @staticmethod
     def keep(cards, row) -> list:
         """The cards whose entry in a Keyed row is true, in order."""
-        return list(compress(cards, map(row.__getitem__, cards)))
+        return [c for c in cards if row[c]]     # fewer instructions than compress(map(row.__getitem__))
 
     @staticmethod
     def too_many_turns(limit, pos):

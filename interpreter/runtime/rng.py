@@ -8,6 +8,7 @@ and the same seed gives the same game everywhere.
 from __future__ import annotations
 
 import random
+from math import floor
 
 MASK = (1 << 64) - 1
 
@@ -22,7 +23,7 @@ def shuffle(items: list, state: int) -> int:
     gen = random.Random(state)
     rand = gen.random
     for i in range(len(items) - 1, 0, -1):
-        j = int(rand() * (i + 1))
+        j = floor(rand() * (i + 1))     # int() of this draw (never negative), as a cheaper call
         items[i], items[j] = items[j], items[i]
     return gen.getrandbits(64)
 
