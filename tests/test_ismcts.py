@@ -431,3 +431,45 @@ def test_a_cut_off_pays_with_payoff_gain_the_squashed_margin_gained_since_the_de
         start = [now[0] - 5] + now[1:]
         r = bot.payoffs(prog, st, start)
         assert r[0] > 0.5 and r[1:] == [0.5, 0.5]
+
+
+def test_with_gambles_one_a_decisions_gambles_are_one_node_played_as_one_of_them():
+    prog, world, known = memo_decision(first=False)
+    bot, root = IsmctsBot(4), Node(0)
+    bot.gambles = "one"
+    guessed = {c for c in hidden_cards(prog, world, 0) if c not in known}
+    moves = prog.legal_moves(world)
+    keys = {m: move_key(prog, world, m) for m in moves}
+    for _ in range(40):
+        bot.iterate(prog, world.clone(), root, known)
+    gambles = [m for m in moves if guessed & shown_by(prog, world, m)]
+    assert len(gambles) > 1
+    assert root.children.luck == {keys[m] for m in gambles}
+    assert not any(keys[m] in root.children for m in gambles)         # no node of a gamble alone
+    one = root.children[ismcts.lucky(keys[gambles[0]])]
+    assert one.visits > 0 and sum(n.visits for n in root.children.values()) == 40
+    drawn = [bot.one_of(ismcts.Gambles(gambles)) for _ in range(60)]     # the move played: any gamble
+    assert set(drawn) <= set(gambles) and len(set(drawn)) > 1
+
+
+def shown_by(prog, world, move) -> set:
+    """The cards seat 0 sees when move is played on a copy of world."""
+    trial = world.clone(log=False)
+    trial.log = []
+    prog.apply(trial, move)
+    return ismcts.seen_cards(trial.log, 0)
+
+
+def test_with_gambles_one_the_move_played_is_a_gamble_when_their_shared_node_is_the_most_visited():
+    bot, prog = IsmctsBot(1), OneDecision()
+    bot.gambles = "one"
+    moves = [("a",), ("b",), ("c",)]
+    st = World(moves, decider=0)
+    seat = SimpleNamespace(number=st.decider, decision=st.pending.index, moves=moves,
+                           text=lambda m: prog.move_text(st, m))
+    root = Node(0)
+    root.children.luck = {move_key(prog, st, m) for m in moves[1:]}
+    for key, visits in ((move_key(prog, st, moves[0]), 5), (ismcts.lucky(move_key(prog, st, moves[1])), 9)):
+        n = root.children[key] = Node(0)
+        n.visits, n.total = visits, visits * 0.1
+    assert {bot.most_visited(seat, root) for _ in range(30)} == {("b",), ("c",)}

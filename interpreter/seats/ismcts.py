@@ -37,6 +37,10 @@ of that move and the forced moves after it), so a node is one of the seat's info
 even where a move shows a card its text does not name (turning a card); `nodes=moves` keys them
 by the moves alone. Forced moves (only one legal) are played without a node.
 
+With `gambles=one` the moves a decision's rating found to be gambles are one move of the tree, a
+node of their own (the rating gives them all one worth already), and each iteration plays one of
+them at random: to the seat they are the same choice, and the iterations are not spread over them.
+
 With `reuse` = k a world serves k iterations in a row, each played on its own copy of it: dealing a
 world costs far more than copying one (every hidden card is dealt again), so more iterations fit in
 the same time, over fewer worlds.
@@ -62,13 +66,14 @@ from .specs import Option
 
 class Moves(dict):
     """The nodes of the moves at one decision (an information set with nodes=seen), by move key, and
-    what the moves are worth one step ahead: prior[key] = [total margin, worlds rated]."""
+    what the moves are worth one step ahead: prior[key] = [total margin, worlds rated]; `luck`: the
+    keys of the moves the rating found to show a card the seat only guessed (its gambles)."""
 
-    __slots__ = ("prior", "rated", "visits")
+    __slots__ = ("prior", "rated", "visits", "luck")
 
     def __init__(self):
         super().__init__()
-        self.prior, self.rated, self.visits = {}, 0, 0
+        self.prior, self.rated, self.visits, self.luck = {}, 0, 0, set()
 
 
 class Node:
@@ -109,6 +114,7 @@ class IsmctsBot(Bot):
     widen = 0.3
     look = 1
     reuse = 1
+    gambles = "apart"
     options = (Option("iterations", int, "search iterations per decision (the budget unless seconds > 0)",
                       1, 1_000_000),
                Option("seconds", float, "thinking time per decision instead of iterations (0: use "
@@ -129,7 +135,10 @@ class IsmctsBot(Bot):
                Option("look", int, "1: the moves of the decision itself are rated through the seat's next "
                       "decision when it decides again; 0: one step ahead like the others", 0, 1),
                Option("reuse", int, "iterations played on each redealt world, each on a copy of it (1: a "
-                      "new world every iteration; more: fewer, cheaper deals)", 1, 1000))
+                      "new world every iteration; more: fewer, cheaper deals)", 1, 1000),
+               Option("gambles", ("apart", "one"), "one: the moves rated as gambles (they show a card the "
+                      "seat only guessed) are one move of the tree, played as one of them at random; "
+                      "apart: a node each"))
 
     def __init__(self, seed: int = 0):
         super().__init__(seed)
@@ -180,6 +189,8 @@ class IsmctsBot(Bot):
                 keys = [move_key(program, world, m) for m in moves]
                 if rate and children.rated < self.prior:
                     self.rate(program, world, moves, keys, children, guessed, mark < 0 and self.look > 0)
+                if children.luck and self.gambles == "one":
+                    moves, keys = self.lumped(moves, keys, children.luck)
                 untried = []
                 for i, k in enumerate(keys):
                     child = children.get(k)
@@ -191,13 +202,13 @@ class IsmctsBot(Bot):
                 i = self.first(untried, keys, children) if untried else None
                 if i is not None:
                     fresh = (children, keys[i], Node(world.decider))
-                    program.apply(world, moves[i])
+                    program.apply(world, self.one_of(moves[i]))
                     path.append(fresh[2])
                     break
                 i = self.select(children, keys)
                 node = children[keys[i]]
                 mark = 0 if world.log is None else len(world.log)
-                program.apply(world, moves[i])
+                program.apply(world, self.one_of(moves[i]))
                 path.append(node)
             if self.rollout == "informed":
                 unsure = guessed - seen_cards(world.log, seat) if guessed else None
@@ -218,7 +229,7 @@ class IsmctsBot(Bot):
              through: bool = False) -> None:
         """Add this world's one-step worth of every move (one_step) to the decision's priors."""
         unsure = guessed - seen_cards(world.log, self._seat) if guessed else None
-        values = one_step(program, world, moves, self._seat, unsure, through)[0]
+        values, _, gambles = one_step(program, world, moves, self._seat, unsure, through)
         prior = children.prior
         for k, v in zip(keys, values):
             p = prior.get(k)
@@ -226,7 +237,35 @@ class IsmctsBot(Bot):
                 p = prior[k] = [0.0, 0]
             p[0] += v
             p[1] += 1
+        luck = [k for k, g in zip(keys, gambles) if g]
+        if luck:                        # every gamble is rated the same mean: so is the move of them all
+            children.luck.update(luck)
+            p = prior.setdefault(lucky(keys[0]), [0.0, 0])
+            p[0] += values[keys.index(luck[0])]
+            p[1] += 1
         children.rated += 1
+
+    def lumped(self, moves: list, keys: list, luck: set) -> tuple:
+        """The moves and keys with every gamble (key in luck) made one: the last item holds the
+        list of the gamble moves legal here, under their shared key (lucky)."""
+        out_moves, out_keys, pool = [], [], []
+        for m, k in zip(moves, keys):
+            if k in luck:
+                pool.append(m)
+            else:
+                out_moves.append(m)
+                out_keys.append(k)
+        if len(pool) > 1:
+            out_moves.append(Gambles(pool))
+            out_keys.append(lucky(keys[0]))
+        elif pool:
+            out_moves.append(pool[0])
+            out_keys.append(keys[moves.index(pool[0])])
+        return out_moves, out_keys
+
+    def one_of(self, move):
+        """The move itself, or one of the gambles at random when it stands for them all."""
+        return move[below(self.rng, len(move))] if type(move) is Gambles else move
 
     def first(self, untried: list, keys: list, children: Moves) -> int | None:
         """The untried move to expand, or None to choose among the tried ones: the best by prior
@@ -285,7 +324,7 @@ class IsmctsBot(Bot):
                 program.apply(world, moves[0])
                 continue
             made += 1
-            values, trials = one_step(program, world, moves, self._seat, unsure)
+            values, trials, _ = one_step(program, world, moves, self._seat, unsure)
             top = max(values)
             best = [i for i, v in enumerate(values) if v == top]
             world = trials[best[below(rng, len(best))] if len(best) > 1 else best[0]]
@@ -334,10 +373,13 @@ class IsmctsBot(Bot):
         return [0.5 + 0.5 * math.tanh(m / size) for m in margins]
 
     def most_visited(self, seat, root: Node):
-        """The legal move whose child was visited most (then the better mean, then the generator)."""
+        """The legal move whose child was visited most (then the better mean, then the generator); a
+        gamble made one with the others (gambles=one) counts as their shared node."""
         best, best_key = [], None
+        luck = root.children.luck if self.gambles == "one" else ()
         for m in seat.moves:
-            n = root.children.get(root_key(seat, m))
+            k = root_key(seat, m)
+            n = root.children.get(lucky(k) if k in luck else k)
             key = (n.visits, n.total / n.visits) if n is not None and n.visits else (0, 0.0)
             if best_key is None or key > best_key:
                 best, best_key = [m], key
@@ -361,7 +403,7 @@ def one_step(program, world, moves: list, seat: int, unsure: set | None, through
     a card of `unsure` (dealt at random, not from its knowledge), the mean of those moves: what
     one of them shows in this world is luck the seat cannot count on. With `through`, a move after
     which the same seat decides again is worth the best of its next moves (rated likewise, from
-    what the move showed)."""
+    what the move showed). The third item says which moves were such gambles."""
     mover = world.decider
     values, trials, gambles = [], [], []
     for m in moves:
@@ -384,7 +426,16 @@ def one_step(program, world, moves: list, seat: int, unsure: set | None, through
         luck = [v for v, g in zip(values, gambles) if g]
         chance = sum(luck) / len(luck)
         values = [chance if g else v for v, g in zip(values, gambles)]
-    return values, trials
+    return values, trials, gambles or [False] * len(values)
+
+
+class Gambles(list):
+    """The gamble moves of one decision made one move of the tree (gambles=one)."""
+
+
+def lucky(key: tuple) -> tuple:
+    """The shared key of a decision's gambles (gambles=one): its decider and decision, no move."""
+    return key[:2] + (Gambles,)
 
 
 def seen_cards(log: list, seat: int) -> set:
