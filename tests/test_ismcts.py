@@ -433,7 +433,7 @@ def test_a_cut_off_pays_with_payoff_gain_the_squashed_margin_gained_since_the_de
         assert r[0] > 0.5 and r[1:] == [0.5, 0.5]
 
 
-def test_with_gambles_one_a_decisions_gambles_are_one_node_played_as_one_of_them():
+def test_with_gambles_one_gambles_that_show_nothing_else_are_one_node_played_as_one_of_them():
     prog, world, known = memo_decision(first=False)
     bot, root = IsmctsBot(4), Node(0)
     bot.gambles = "one"
@@ -444,9 +444,14 @@ def test_with_gambles_one_a_decisions_gambles_are_one_node_played_as_one_of_them
         bot.iterate(prog, world.clone(), root, known)
     gambles = [m for m in moves if guessed & shown_by(prog, world, m)]
     assert len(gambles) > 1
-    assert root.children.luck == {keys[m] for m in gambles}
-    assert not any(keys[m] in root.children for m in gambles)         # no node of a gamble alone
-    one = root.children[ismcts.lucky(keys[gambles[0]])]
+    luck = root.children.luck
+    assert set(luck) == {keys[m] for m in gambles}
+    sights = [luck[keys[m]] for m in gambles]
+    common = max(set(sights), key=sights.count)     # those that show nothing else (no pair in this world)
+    assert sights.count(common) > 1
+    lumped = [m for m, s in zip(gambles, sights) if s == common]
+    assert not any(keys[m] in root.children for m in lumped)          # no node of one of them alone
+    one = root.children[ismcts.lucky(keys[lumped[0]], common)]
     assert one.visits > 0 and sum(n.visits for n in root.children.values()) == 40
     drawn = [bot.one_of(ismcts.Gambles(gambles)) for _ in range(60)]     # the move played: any gamble
     assert set(drawn) <= set(gambles) and len(set(drawn)) > 1
@@ -468,8 +473,19 @@ def test_with_gambles_one_the_move_played_is_a_gamble_when_their_shared_node_is_
     seat = SimpleNamespace(number=st.decider, decision=st.pending.index, moves=moves,
                            text=lambda m: prog.move_text(st, m))
     root = Node(0)
-    root.children.luck = {move_key(prog, st, m) for m in moves[1:]}
-    for key, visits in ((move_key(prog, st, moves[0]), 5), (ismcts.lucky(move_key(prog, st, moves[1])), 9)):
+    root.children.luck = {move_key(prog, st, m): () for m in moves[1:]}
+    for key, visits in ((move_key(prog, st, moves[0]), 5), (ismcts.lucky(move_key(prog, st, moves[1]), ()), 9)):
         n = root.children[key] = Node(0)
         n.visits, n.total = visits, visits * 0.1
     assert {bot.most_visited(seat, root) for _ in range(30)} == {("b",), ("c",)}
+
+
+def test_gambles_are_one_only_when_they_show_the_same_besides_the_guessed_cards():
+    prog = SimpleNamespace(card_type=[0, 1, 2, 3])
+    seen_by_0 = 1
+    turn_one = [(MOVE, 7, 8, (3,), seen_by_0)]                 # a guessed card turned up, nothing else
+    turn_other = [(MOVE, 9, 10, (2,), seen_by_0)]
+    assert ismcts.sure_sight(prog, turn_one, 0, {2, 3}) == ismcts.sure_sight(prog, turn_other, 0, {2, 3}) == ()
+    give_0_draw = [(MOVE, 5, 6, (0,), seen_by_0)] + turn_one    # a card of the seat's given, then a blind draw
+    give_1_draw = [(MOVE, 5, 6, (1,), seen_by_0)] + turn_one
+    assert ismcts.sure_sight(prog, give_0_draw, 0, {2, 3}) != ismcts.sure_sight(prog, give_1_draw, 0, {2, 3})

@@ -37,9 +37,10 @@ of that move and the forced moves after it), so a node is one of the seat's info
 even where a move shows a card its text does not name (turning a card); `nodes=moves` keys them
 by the moves alone. Forced moves (only one legal) are played without a node.
 
-With `gambles=one` the moves a decision's rating found to be gambles are one move of the tree, a
-node of their own (the rating gives them all one worth already), and each iteration plays one of
-them at random: to the seat they are the same choice, and the iterations are not spread over them.
+With `gambles=one` the moves a decision's rating found to be gambles, and to show the seat the same
+besides the guessed cards (sure_sight), are one move of the tree, a node of their own (the rating
+gives them one worth already); each iteration plays one of them at random: to the seat they are the
+same choice, and the iterations are not spread over them.
 
 With `reuse` = k a world serves k iterations in a row, each played on its own copy of it: dealing a
 world costs far more than copying one (every hidden card is dealt again), so more iterations fit in
@@ -66,14 +67,15 @@ from .specs import Option
 
 class Moves(dict):
     """The nodes of the moves at one decision (an information set with nodes=seen), by move key, and
-    what the moves are worth one step ahead: prior[key] = [total margin, worlds rated]; `luck`: the
-    keys of the moves the rating found to show a card the seat only guessed (its gambles)."""
+    what the moves are worth one step ahead: prior[key] = [total margin, worlds rated]; `luck`: per
+    move the rating found to show a card the seat only guessed (a gamble), what else it showed
+    (sure_sight): gambles that show the same else are interchangeable to the seat."""
 
     __slots__ = ("prior", "rated", "visits", "luck")
 
     def __init__(self):
         super().__init__()
-        self.prior, self.rated, self.visits, self.luck = {}, 0, 0, set()
+        self.prior, self.rated, self.visits, self.luck = {}, 0, 0, {}
 
 
 class Node:
@@ -137,7 +139,8 @@ class IsmctsBot(Bot):
                Option("reuse", int, "iterations played on each redealt world, each on a copy of it (1: a "
                       "new world every iteration; more: fewer, cheaper deals)", 1, 1000),
                Option("gambles", ("apart", "one"), "one: the moves rated as gambles (they show a card the "
-                      "seat only guessed) are one move of the tree, played as one of them at random; "
+                      "seat only guessed) that show nothing else apart are one move of the tree, played as "
+                      "one of them at random; "
                       "apart: a node each"))
 
     def __init__(self, seed: int = 0):
@@ -229,7 +232,7 @@ class IsmctsBot(Bot):
              through: bool = False) -> None:
         """Add this world's one-step worth of every move (one_step) to the decision's priors."""
         unsure = guessed - seen_cards(world.log, self._seat) if guessed else None
-        values, _, gambles = one_step(program, world, moves, self._seat, unsure, through)
+        values, trials, gambles = one_step(program, world, moves, self._seat, unsure, through)
         prior = children.prior
         for k, v in zip(keys, values):
             p = prior.get(k)
@@ -237,30 +240,34 @@ class IsmctsBot(Bot):
                 p = prior[k] = [0.0, 0]
             p[0] += v
             p[1] += 1
-        luck = [k for k, g in zip(keys, gambles) if g]
-        if luck:                        # every gamble is rated the same mean: so is the move of them all
-            children.luck.update(luck)
-            p = prior.setdefault(lucky(keys[0]), [0.0, 0])
-            p[0] += values[keys.index(luck[0])]
+        luck = children.luck
+        for i, g in enumerate(gambles):
+            if g and keys[i] not in luck:   # every gamble is rated the same mean: so is a move of several
+                luck[keys[i]] = sure_sight(program, trials[i].log, self._seat, unsure)
+        for sight in set(luck[k] for k, g in zip(keys, gambles) if g):
+            p = prior.setdefault(lucky(keys[0], sight), [0.0, 0])
+            p[0] += values[gambles.index(True)]
             p[1] += 1
         children.rated += 1
 
-    def lumped(self, moves: list, keys: list, luck: set) -> tuple:
-        """The moves and keys with every gamble (key in luck) made one: the last item holds the
-        list of the gamble moves legal here, under their shared key (lucky)."""
-        out_moves, out_keys, pool = [], [], []
+    def lumped(self, moves: list, keys: list, luck: dict) -> tuple:
+        """The moves and keys with the gambles that showed the same else (luck) made one each: a
+        Gambles list of them under their shared key (lucky); a gamble alone keeps its own."""
+        out_moves, out_keys, pools = [], [], {}
         for m, k in zip(moves, keys):
-            if k in luck:
-                pool.append(m)
-            else:
+            sight = luck.get(k, NOT)
+            if sight is NOT:
                 out_moves.append(m)
                 out_keys.append(k)
-        if len(pool) > 1:
-            out_moves.append(Gambles(pool))
-            out_keys.append(lucky(keys[0]))
-        elif pool:
-            out_moves.append(pool[0])
-            out_keys.append(keys[moves.index(pool[0])])
+            else:
+                pools.setdefault(sight, []).append((m, k))
+        for sight, pool in pools.items():
+            if len(pool) > 1:
+                out_moves.append(Gambles(m for m, _ in pool))
+                out_keys.append(lucky(keys[0], sight))
+            else:
+                out_moves.append(pool[0][0])
+                out_keys.append(pool[0][1])
         return out_moves, out_keys
 
     def one_of(self, move):
@@ -379,7 +386,7 @@ class IsmctsBot(Bot):
         luck = root.children.luck if self.gambles == "one" else ()
         for m in seat.moves:
             k = root_key(seat, m)
-            n = root.children.get(lucky(k) if k in luck else k)
+            n = root.children.get(lucky(k, luck[k]) if k in luck else k)
             key = (n.visits, n.total / n.visits) if n is not None and n.visits else (0, 0.0)
             if best_key is None or key > best_key:
                 best, best_key = [m], key
@@ -433,9 +440,21 @@ class Gambles(list):
     """The gamble moves of one decision made one move of the tree (gambles=one)."""
 
 
-def lucky(key: tuple) -> tuple:
-    """The shared key of a decision's gambles (gambles=one): its decider and decision, no move."""
-    return key[:2] + (Gambles,)
+NOT = object()      # not a gamble (luck has no entry)
+
+
+def lucky(key: tuple, sight) -> tuple:
+    """The shared key of a decision's gambles that showed the same else (gambles=one): its decider
+    and decision and that sight, no move."""
+    return key[:2] + (Gambles, sight)
+
+
+def sure_sight(program, log: list, seat: int, unsure: set) -> tuple:
+    """What the seat saw in log besides the cards of unsure: per card move it sees, from where, where
+    to and the card's type (delivering one card or another and then drawing blind are not the same choice)."""
+    ctype = program.card_type
+    return tuple(sorted((e[1], e[2], ctype[c]) for e in log if e[0] == MOVE and e[4] >> seat & 1
+                        for c in e[3] if c not in unsure))
 
 
 def seen_cards(log: list, seat: int) -> set:
