@@ -37,11 +37,6 @@ of that move and the forced moves after it), so a node is one of the seat's info
 even where a move shows a card its text does not name (turning a card); `nodes=moves` keys them
 by the moves alone. Forced moves (only one legal) are played without a node.
 
-With `gambles=one` the moves a decision's rating found to be gambles, and to show the seat the same
-besides the guessed cards (sure_sight), are one move of the tree, a node of their own (the rating
-gives them one worth already); each iteration plays one of them at random: to the seat they are the
-same choice, and the iterations are not spread over them.
-
 With `reuse` = k a world serves k iterations in a row, each played on its own copy of it: dealing a
 world costs far more than copying one (every hidden card is dealt again), so more iterations fit in
 the same time, over fewer worlds.
@@ -67,15 +62,13 @@ from .specs import Option
 
 class Moves(dict):
     """The nodes of the moves at one decision (an information set with nodes=seen), by move key, and
-    what the moves are worth one step ahead: prior[key] = [total margin, worlds rated]; `luck`: per
-    move the rating found to show a card the seat only guessed (a gamble), what else it showed
-    (sure_sight): gambles that show the same else are interchangeable to the seat."""
+    what the moves are worth one step ahead: prior[key] = [total margin, worlds rated]."""
 
-    __slots__ = ("prior", "rated", "visits", "luck")
+    __slots__ = ("prior", "rated", "visits")
 
     def __init__(self):
         super().__init__()
-        self.prior, self.rated, self.visits, self.luck = {}, 0, 0, {}
+        self.prior, self.rated, self.visits = {}, 0, 0
 
 
 class Node:
@@ -116,7 +109,6 @@ class IsmctsBot(Bot):
     widen = 0.3
     look = 1
     reuse = 1
-    gambles = "apart"
     options = (Option("iterations", int, "search iterations per decision (the budget unless seconds > 0)",
                       1, 1_000_000),
                Option("seconds", float, "thinking time per decision instead of iterations (0: use "
@@ -137,11 +129,7 @@ class IsmctsBot(Bot):
                Option("look", int, "1: the moves of the decision itself are rated through the seat's next "
                       "decision when it decides again; 0: one step ahead like the others", 0, 1),
                Option("reuse", int, "iterations played on each redealt world, each on a copy of it (1: a "
-                      "new world every iteration; more: fewer, cheaper deals)", 1, 1000),
-               Option("gambles", ("apart", "one"), "one: the moves rated as gambles (they show a card the "
-                      "seat only guessed) that show nothing else apart are one move of the tree, played as "
-                      "one of them at random; "
-                      "apart: a node each"))
+                      "new world every iteration; more: fewer, cheaper deals)", 1, 1000))
 
     def __init__(self, seed: int = 0):
         super().__init__(seed)
@@ -192,8 +180,6 @@ class IsmctsBot(Bot):
                 keys = [move_key(program, world, m) for m in moves]
                 if rate and children.rated < self.prior:
                     self.rate(program, world, moves, keys, children, guessed, mark < 0 and self.look > 0)
-                if children.luck and self.gambles == "one":
-                    moves, keys = self.lumped(moves, keys, children.luck)
                 untried = []
                 for i, k in enumerate(keys):
                     child = children.get(k)
@@ -205,13 +191,13 @@ class IsmctsBot(Bot):
                 i = self.first(untried, keys, children) if untried else None
                 if i is not None:
                     fresh = (children, keys[i], Node(world.decider))
-                    program.apply(world, self.one_of(moves[i]))
+                    program.apply(world, moves[i])
                     path.append(fresh[2])
                     break
                 i = self.select(children, keys)
                 node = children[keys[i]]
                 mark = 0 if world.log is None else len(world.log)
-                program.apply(world, self.one_of(moves[i]))
+                program.apply(world, moves[i])
                 path.append(node)
             if self.rollout == "informed":
                 unsure = guessed - seen_cards(world.log, seat) if guessed else None
@@ -232,7 +218,7 @@ class IsmctsBot(Bot):
              through: bool = False) -> None:
         """Add this world's one-step worth of every move (one_step) to the decision's priors."""
         unsure = guessed - seen_cards(world.log, self._seat) if guessed else None
-        values, trials, gambles = one_step(program, world, moves, self._seat, unsure, through)
+        values = one_step(program, world, moves, self._seat, unsure, through)[0]
         prior = children.prior
         for k, v in zip(keys, values):
             p = prior.get(k)
@@ -240,39 +226,7 @@ class IsmctsBot(Bot):
                 p = prior[k] = [0.0, 0]
             p[0] += v
             p[1] += 1
-        luck = children.luck
-        for i, g in enumerate(gambles):
-            if g and keys[i] not in luck:   # every gamble is rated the same mean: so is a move of several
-                luck[keys[i]] = sure_sight(program, trials[i].log, self._seat, unsure)
-        for sight in set(luck[k] for k, g in zip(keys, gambles) if g):
-            p = prior.setdefault(lucky(keys[0], sight), [0.0, 0])
-            p[0] += values[gambles.index(True)]
-            p[1] += 1
         children.rated += 1
-
-    def lumped(self, moves: list, keys: list, luck: dict) -> tuple:
-        """The moves and keys with the gambles that showed the same else (luck) made one each: a
-        Gambles list of them under their shared key (lucky); a gamble alone keeps its own."""
-        out_moves, out_keys, pools = [], [], {}
-        for m, k in zip(moves, keys):
-            sight = luck.get(k, NOT)
-            if sight is NOT:
-                out_moves.append(m)
-                out_keys.append(k)
-            else:
-                pools.setdefault(sight, []).append((m, k))
-        for sight, pool in pools.items():
-            if len(pool) > 1:
-                out_moves.append(Gambles(m for m, _ in pool))
-                out_keys.append(lucky(keys[0], sight))
-            else:
-                out_moves.append(pool[0][0])
-                out_keys.append(pool[0][1])
-        return out_moves, out_keys
-
-    def one_of(self, move):
-        """The move itself, or one of the gambles at random when it stands for them all."""
-        return move[below(self.rng, len(move))] if type(move) is Gambles else move
 
     def first(self, untried: list, keys: list, children: Moves) -> int | None:
         """The untried move to expand, or None to choose among the tried ones: the best by prior
@@ -331,7 +285,7 @@ class IsmctsBot(Bot):
                 program.apply(world, moves[0])
                 continue
             made += 1
-            values, trials, _ = one_step(program, world, moves, self._seat, unsure)
+            values, trials = one_step(program, world, moves, self._seat, unsure)
             top = max(values)
             best = [i for i, v in enumerate(values) if v == top]
             world = trials[best[below(rng, len(best))] if len(best) > 1 else best[0]]
@@ -380,13 +334,10 @@ class IsmctsBot(Bot):
         return [0.5 + 0.5 * math.tanh(m / size) for m in margins]
 
     def most_visited(self, seat, root: Node):
-        """The legal move whose child was visited most (then the better mean, then the generator); a
-        gamble made one with the others (gambles=one) counts as their shared node."""
+        """The legal move whose child was visited most (then the better mean, then the generator)."""
         best, best_key = [], None
-        luck = root.children.luck if self.gambles == "one" else ()
         for m in seat.moves:
-            k = root_key(seat, m)
-            n = root.children.get(lucky(k, luck[k]) if k in luck else k)
+            n = root.children.get(root_key(seat, m))
             key = (n.visits, n.total / n.visits) if n is not None and n.visits else (0, 0.0)
             if best_key is None or key > best_key:
                 best, best_key = [m], key
@@ -410,7 +361,7 @@ def one_step(program, world, moves: list, seat: int, unsure: set | None, through
     a card of `unsure` (dealt at random, not from its knowledge), the mean of those moves: what
     one of them shows in this world is luck the seat cannot count on. With `through`, a move after
     which the same seat decides again is worth the best of its next moves (rated likewise, from
-    what the move showed). The third item says which moves were such gambles."""
+    what the move showed)."""
     mover = world.decider
     values, trials, gambles = [], [], []
     for m in moves:
@@ -433,28 +384,7 @@ def one_step(program, world, moves: list, seat: int, unsure: set | None, through
         luck = [v for v, g in zip(values, gambles) if g]
         chance = sum(luck) / len(luck)
         values = [chance if g else v for v, g in zip(values, gambles)]
-    return values, trials, gambles or [False] * len(values)
-
-
-class Gambles(list):
-    """The gamble moves of one decision made one move of the tree (gambles=one)."""
-
-
-NOT = object()      # not a gamble (luck has no entry)
-
-
-def lucky(key: tuple, sight) -> tuple:
-    """The shared key of a decision's gambles that showed the same else (gambles=one): its decider
-    and decision and that sight, no move."""
-    return key[:2] + (Gambles, sight)
-
-
-def sure_sight(program, log: list, seat: int, unsure: set) -> tuple:
-    """What the seat saw in log besides the cards of unsure: per card move it sees, from where, where
-    to and the card's type (delivering one card or another and then drawing blind are not the same choice)."""
-    ctype = program.card_type
-    return tuple(sorted((e[1], e[2], ctype[c]) for e in log if e[0] == MOVE and e[4] >> seat & 1
-                        for c in e[3] if c not in unsure))
+    return values, trials
 
 
 def seen_cards(log: list, seat: int) -> set:
