@@ -82,7 +82,7 @@ def test_every_iteration_draws_a_new_world_from_the_seats_knowledge(monkeypatch)
         drawn.append((state, seat, view))
         return real(program, state, seat, gen, view, known)
     monkeypatch.setattr(seat_module, "determinise", counting)
-    make_bot("ismcts:iterations=17", 3).choose(prog, st, prog.legal_moves(st))
+    make_bot("ismcts:iterations=17,reuse=1", 3).choose(prog, st, prog.legal_moves(st))
     assert len(drawn) == 17
     # every world is dealt from the seat's one sanitised copy, never from the real state
     assert all(s is drawn[0][0] and s is not st and seat == st.decider and isinstance(view, View)

@@ -97,7 +97,7 @@ class IsmctsBot(Bot):
     """Information-set MCTS over the seat's knowledge: a new determinised world every iteration."""
 
     name = "ismcts"
-    iterations = 200
+    iterations = 400
     seconds = 0.0
     rollout = "random"
     depth = 16
@@ -108,7 +108,7 @@ class IsmctsBot(Bot):
     bias = 1.0
     widen = 0.3
     look = 1
-    reuse = 1
+    reuse = 4
     options = (Option("iterations", int, "search iterations per decision (the budget unless seconds > 0)",
                       1, 1_000_000),
                Option("seconds", float, "thinking time per decision instead of iterations (0: use "
