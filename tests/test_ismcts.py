@@ -1,6 +1,7 @@
 """ismcts (interpreter/seats/ismcts.py): single-observer information-set MCTS from the seat's knowledge.
 
-- Every iteration draws a new world from the seat's knowledge (determinise with its view).
+- Every iteration draws a new world from the seat's knowledge (determinise with its view); with
+  reuse=k every k iterations, each iteration on its own copy of it.
 - A child's availability counts the iterations in which its move was legal at its parent; a move
   illegal in a world is neither counted available nor chosen there.
 - Nodes are keyed by the acting seat's move, so the nodes of other seats' moves are shared across worlds.
@@ -81,11 +82,32 @@ def test_every_iteration_draws_a_new_world_from_the_seats_knowledge(monkeypatch)
         drawn.append((state, seat, view))
         return real(program, state, seat, gen, view, known)
     monkeypatch.setattr(seat_module, "determinise", counting)
-    make_bot("ismcts:iterations=17", 3).choose(prog, st, prog.legal_moves(st))
+    make_bot("ismcts:iterations=17,reuse=1", 3).choose(prog, st, prog.legal_moves(st))
     assert len(drawn) == 17
     # every world is dealt from the seat's one sanitised copy, never from the real state
     assert all(s is drawn[0][0] and s is not st and seat == st.decider and isinstance(view, View)
                for s, seat, view in drawn)
+
+
+def test_with_reuse_a_world_is_dealt_every_reuse_iterations_each_played_on_its_own_copy(monkeypatch):
+    prog, st = next((p, s) for p, s in seeded_states(2, 3, log=True) if len(p.legal_moves(s)) > 1)
+    drawn, played = [], []
+    real_deal, real_iterate = seat_module.determinise, IsmctsBot.iterate
+
+    def counting(*a):
+        drawn.append(real_deal(*a))
+        return drawn[-1]
+
+    def iterate(self, program, world, root, known=None):
+        played.append((world, world.clone(log=False).zones, len(drawn)))
+        return real_iterate(self, program, world, root, known)
+    monkeypatch.setattr(seat_module, "determinise", counting)
+    monkeypatch.setattr(IsmctsBot, "iterate", iterate)
+    make_bot("ismcts:iterations=10,reuse=4", 3).choose(prog, st, prog.legal_moves(st))
+    assert len(drawn) == 3 and len(played) == 10        # worlds for iterations 0-3, 4-7, 8-9
+    assert [n for _, _, n in played] == [1] * 4 + [2] * 4 + [3] * 2
+    assert len({id(w) for w, _, _ in played}) == 10     # a copy each: no iteration plays on another's
+    assert all(w is not drawn[n - 1] and zones == drawn[n - 1].zones for w, zones, n in played)
 
 
 def test_a_move_illegal_in_a_world_is_not_counted_available():

@@ -37,6 +37,10 @@ of that move and the forced moves after it), so a node is one of the seat's info
 even where a move shows a card its text does not name (turning a card); `nodes=moves` keys them
 by the moves alone. Forced moves (only one legal) are played without a node.
 
+With `reuse` = k a world serves k iterations in a row, each played on its own copy of it: dealing a
+world costs far more than copying one (every hidden card is dealt again), so more iterations fit in
+the same time, over fewer worlds.
+
 The budget is `iterations` (the default, fully determined by the bot's seed) or, when `seconds`
 is more than 0, the time: then how many iterations fit depends on the machine, and so does the
 choice. The move played is the root's most visited child.
@@ -93,7 +97,7 @@ class IsmctsBot(Bot):
     """Information-set MCTS over the seat's knowledge: a new determinised world every iteration."""
 
     name = "ismcts"
-    iterations = 200
+    iterations = 400
     seconds = 0.0
     rollout = "random"
     depth = 16
@@ -104,6 +108,7 @@ class IsmctsBot(Bot):
     bias = 1.0
     widen = 0.3
     look = 1
+    reuse = 4
     options = (Option("iterations", int, "search iterations per decision (the budget unless seconds > 0)",
                       1, 1_000_000),
                Option("seconds", float, "thinking time per decision instead of iterations (0: use "
@@ -122,7 +127,9 @@ class IsmctsBot(Bot):
                Option("widen", float, "moves worse by prior than the best tried are tried only while fewer "
                       "than widen * sqrt(visits) are", 0.0, 1000.0),
                Option("look", int, "1: the moves of the decision itself are rated through the seat's next "
-                      "decision when it decides again; 0: one step ahead like the others", 0, 1))
+                      "decision when it decides again; 0: one step ahead like the others", 0, 1),
+               Option("reuse", int, "iterations played on each redealt world, each on a copy of it (1: a "
+                      "new world every iteration; more: fewer, cheaper deals)", 1, 1000))
 
     def __init__(self, seed: int = 0):
         super().__init__(seed)
@@ -137,10 +144,12 @@ class IsmctsBot(Bot):
         root = Node(seat.number)
         self._scale = [0.0, 0]
         deadline = time.perf_counter() + self.seconds if self.seconds > 0 else None
-        done = 0
+        done, reuse, world, known = 0, self.reuse, None, None
         while (done < self.iterations) if deadline is None else (done == 0 or time.perf_counter() < deadline):
-            known = set() if self.prior else None
-            self.iterate(program, seat.world(known), root, known)
+            if done % reuse == 0:       # a new world: dealing one costs far more than copying it
+                known = set() if self.prior else None
+                world = seat.world(known)
+            self.iterate(program, world if reuse == 1 else world.clone(log=False), root, known)
             done += 1
         return self.most_visited(seat, root)
 
