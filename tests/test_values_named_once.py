@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as s
 
 from interpreter.compiler import once, percard
+from interpreter.compiler.codegen import CodeGen
 from interpreter.errors import RuleRuntimeError
 from language_helpers import edit, local, make, write  # noqa: F401
 from test_where_parts import outcome
@@ -148,3 +149,21 @@ def test_a_random_expression_gives_the_values_and_errors_of_the_plain_code(tmp_p
         plain_code(mp)
         plain = outcome(str(path), seed, ("value",))
     assert fast == plain
+
+
+def test_a_derived_value_in_a_choices_where_is_worked_out_once_before_the_values(make, monkeypatch):
+    made = []
+    compile_text = CodeGen.compile_text
+    monkeypatch.setattr(CodeGen, "compile_text", lambda self, text, *a: made.append(text) or compile_text(self, text, *a))
+    text = edit(NAMED.replace("VALUE", "0"), "            - {choose: go, options: {ok: {}}}\n",
+                "            - choose: pick\n"
+                "              from: numbers(6)\n"
+                "              where: pick <= matching + others and pick != matching\n")
+    p = make(text)
+    moves = next(t for t in made if "def _moves" in t and "for _v" in t)
+    assert "lambda" not in moves and moves.index("for _x") < moves.index("for _v")
+    st = p.new_state(0)
+    hand = st.zones[p.zone_names.index("hand(0)")]
+    table = {p.type_attrs[p.card_type[c]].get("colour") for c in st.zones[p.zone_names.index("table")]}
+    matching = sum(1 for c in hand if p.type_attrs[p.card_type[c]].get("colour") in table)
+    assert [m[0] for m in p.legal_moves(st)] == [v for v in range(1, 7) if v <= len(hand) and v != matching]

@@ -17,6 +17,7 @@ from .fold import NO, subst
 
 _DEPTH = 16
 _SCALAR = (bool, int, str, type(None))
+_NAME = re.compile(r"[A-Za-z_]\w*")
 _LEAVES = (ir.Lit, ir.Param, ir.Local, ir.Builtin, ir.Var, ir.ZoneRef, ir.CardAttr)
 
 
@@ -41,14 +42,15 @@ def repeated(gen, e) -> list:
 
 def bind(binds: list, src: str) -> str:
     """src with the named values [(name, source)] bound: a name read twice or more as a parameter
-    of a function called once with its value; read once, the value written in its place."""
+    of a function called once with its value; read once (or a value that is a name itself), the
+    value written in its place."""
     for name, value in reversed(binds):         # a later value may read an earlier name
         read = re.compile(rf"\b{name}\b")
         uses = len(read.findall(src))
-        if uses == 1:
-            src = read.sub(lambda _: f"({value})", src)
-        elif uses > 1:
+        if uses > 1 and not _NAME.fullmatch(value):     # (a name: a part already worked out before a loop)
             src = f"(lambda {name}: {src})({value})"
+        elif uses:
+            src = read.sub(lambda _: f"({value})", src)
     return src
 
 
