@@ -145,3 +145,12 @@ def test_a_two_way_jump_takes_in_the_lines_of_both_branches_when_both_are_short(
     out = thread_jumps(ops)
     assert out[0] == ["if V[2]:", "    V[1] = 1", "    return -1", "V[1] = 2", "return -1"]
     assert [line.pos for line in out[0]] == ["t", "a", "a", "b", "b"]
+
+
+def test_a_for_loop_over_values_known_before_the_game_goes_over_a_constant_not_a_list_made_each_time(make):
+    p = make(PAUSES.replace('        - step: play\n          do:\n',
+                            '        - step: play\n          do:\n            - for: k in [1, 2, 3]\n'
+                            '              do: ["set took = took + k"]\n'))
+    assert "in list(" not in p.source and "for _i" in p.source
+    st = p.new_state(0)
+    assert var(p, st, "took") == 6          # each value once, in order

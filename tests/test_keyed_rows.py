@@ -75,3 +75,13 @@ def test_a_card_whose_test_fails_fails_the_rule_only_when_it_is_tested(make):
     line = next(i for i, row in enumerate(text.splitlines(), 1) if "set seen" in row)
     assert err.value.pos.line == line           # the rule of the count that tests the card
     assert "a value was used where it does not fit" in str(err.value)
+
+
+def test_a_chosen_move_from_a_filtered_zone_binds_the_topmost_cards_of_its_types_in_that_zone(make):
+    p = make(KEYED)
+    st = p.new_state(0)
+    bank = p.zone_names.index("bank")
+    reds = [c for c in st.zones[bank] if p.type_names[p.card_type[c]] == "red"]
+    assert p.decisions[0].cards.candidates(st) is st.zones[bank]    # the filter is not run again to bind
+    do(p, st, "take: 1*red")
+    assert st.zones[p.zone_names.index("hand(0)")] == [reds[-1]]    # the topmost red

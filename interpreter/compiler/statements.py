@@ -129,7 +129,12 @@ class StatementGen:
     def l_ForS(self, s):
         gen = self.gen
         v = gen.fresh("i")
-        return [f"for {v} in list({gen.x(s.iterable, {})}):", f"    V[{s.slot}] = {v}"] + indent(self.lines(s.body))
+        known = gen.fold.try_const(s.iterable)
+        if isinstance(known, list) and all(x is None or isinstance(x, (bool, int, str)) for x in known):
+            items = gen.k(tuple(known))     # numbers or texts known before the game: no list made each time
+        else:
+            items = f"list({gen.x(s.iterable, {})})"
+        return [f"for {v} in {items}:", f"    V[{s.slot}] = {v}"] + indent(self.lines(s.body))
 
     def l_WhileS(self, s):
         gen = self.gen

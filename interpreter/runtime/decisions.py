@@ -140,6 +140,9 @@ class CardSpec:
         candidates are filtered from, when a filter's outcome depends on the card's type alone)."""
         cands = self.candidates(st)
         type_of = self.type_of
+        if len(payload) == 1:       # one type: the usual move
+            t, n = payload[0]
+            return [c for c in cands if type_of[c] == t][-n:]
         chosen = []
         for t, n in payload:
             picked = [c for c in cands if type_of[c] == t][-n:]
@@ -183,13 +186,13 @@ class Decision:
     def bind(self, st, move) -> None:
         """Store the chosen move in the decision's local slot(s); an option also sets where to go on."""
         kind = self.kind
-        if kind == "value":
+        if kind == "cards":
+            st.vars[self.slot] = self.cards.bind(st, move)
+        elif kind == "value":
             st.vars[self.slot] = move[0]
         elif kind == "parts":
             for (_, slot), v in zip(self.parts, move):
                 st.vars[slot] = v
-        elif kind == "cards":
-            st.vars[self.slot] = self.cards.bind(st, move)
         else:
             i, payload = move
             name, slot, spec = self.options[i]
