@@ -329,11 +329,9 @@ class Observer:
             slots[:] = kept
         else:                                       # from somewhere unknown: forget the positions
             slots[:] = [None] * max(0, len(slots) - len(cards))
-        types = [card_type[c] for c in cards]
-        _take(self.known[src], [(t, 1) for t in types])    # K(src) loses them, then K(dst) gains them
-        got = self.known[dst]
-        for t in types:
-            got[t] += 1
+        counts = Counter(map(card_type.__getitem__, cards))     # by type, in the order first met
+        _take(self.known[src], counts.items())     # K(src) loses them, then K(dst) gains them
+        self.known[dst].update(counts)
         self._enter(dst, cards, bottom)
 
     def _seen_one(self, src: int, dst: int, c: int, bottom: bool) -> None:
@@ -403,8 +401,12 @@ class Observer:
         types, known, kinds, most, facts = self._frozen
         for z in self._changed:
             slots = self.slots[z]       # a zone with no unknown position (the most) is mapped at once
-            types[z] = (tuple(map(ct.__getitem__, slots)) if None not in slots
-                        else tuple([None if c is None else ct[c] for c in slots]))
+            if None not in slots:
+                types[z] = tuple(map(ct.__getitem__, slots))
+            elif slots.count(None) == len(slots):     # nothing known of the zone's faces (a hidden pile)
+                types[z] = (None,) * len(slots)
+            else:
+                types[z] = tuple([None if c is None else ct[c] for c in slots])
             k = self.known[z]
             known[z] = tuple(sorted(k.items())) if k else ()
             kinds[z] = frozenset(self.kinds[z])
