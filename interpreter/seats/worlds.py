@@ -5,7 +5,10 @@
 the seat's view holds: the zones it sees, the sizes of the others, and, given the seat's View
 (views.py), its perfect-memory knowledge: the card types guaranteed in each hidden zone (K) and
 the positions it knows there are dealt first, the rest at random. `sanitised` is the copy a Seat
-keeps: the hidden cards laid in id order, a fixed generator, no log: nothing the seat may not know.
+keeps (a `Base`): the hidden cards laid in id order, a fixed generator, no log: nothing the seat
+may not know. A bot deals many worlds from it at one decision (ismcts one per iteration), so what
+they all share is worked out once, at the first (a `Dealer`, kept on the Base): each world then
+only draws, with the very draws of a deal from scratch.
 `margin` and `evaluations` read the ruleset's evaluation (its score, or its `bots.eval`).
 """
 from __future__ import annotations
@@ -144,14 +147,7 @@ class Dealer:
             zone = self.templates[z] = [None] * len(slots)
             if not view.known[z] and slots.count(None) == len(slots):
                 continue                        # nothing known of the zone: every place is free
-            need = dict(view.known[z])
-            for i, t in enumerate(slots):
-                if t is not None:
-                    cards = by_type.get(t)
-                    if cards:
-                        c = zone[i] = cards.pop()
-                        need[t] = need.get(t, 0) - 1
-                        known.append(c)
+            need = _place_known(view, z, by_type, zone, known)
             if max(need.values(), default=0) <= 0:
                 continue
             free = [i for i, c in enumerate(zone) if c is None]
@@ -360,15 +356,10 @@ def _deal_known(view, z: int, by_type: dict, gen: random.Random, known: set | No
     zone = [None] * len(slots)
     if not view.known[z] and slots.count(None) == len(slots):
         return zone                         # nothing known of the zone: every place is free
-    need = dict(view.known[z])
-    for i, t in enumerate(slots):
-        if t is not None:
-            cards = by_type.get(t)
-            if cards:
-                c = zone[i] = cards.pop()
-                need[t] = need.get(t, 0) - 1
-                if known is not None:
-                    known.add(c)
+    placed: list = []
+    need = _place_known(view, z, by_type, zone, placed)
+    if known is not None:
+        known.update(placed)
     if max(need.values(), default=0) <= 0:
         return zone
     free = [i for i, c in enumerate(zone) if c is None]
@@ -384,6 +375,21 @@ def _deal_known(view, z: int, by_type: dict, gen: random.Random, known: set | No
                     break
             zone[free.pop(at)] = by_type[t].pop()
     return zone
+
+
+def _place_known(view, z: int, by_type: dict, zone: list, placed: list) -> dict:
+    """Each known position of zone z (zone: its places, None where free) given a card of the type the
+    seat saw there, from by_type (each card also appended to `placed`); returns the zone's K less
+    those cards: what is left to spread over its free places."""
+    need = dict(view.known[z])
+    for i, t in enumerate(view.zones[z]):
+        if t is not None:
+            cards = by_type.get(t)
+            if cards:
+                c = zone[i] = cards.pop()
+                need[t] = need.get(t, 0) - 1
+                placed.append(c)
+    return need
 
 
 def _deal_free(free: list, placed: dict, by_kind: dict, kinds, gen: random.Random) -> bool:
