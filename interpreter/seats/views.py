@@ -329,9 +329,11 @@ class Observer:
             slots[:] = kept
         else:                                       # from somewhere unknown: forget the positions
             slots[:] = [None] * max(0, len(slots) - len(cards))
-        counts = Counter(map(card_type.__getitem__, cards))     # by type, in the order first met
-        _take(self.known[src], counts.items())     # K(src) loses them, then K(dst) gains them
-        self.known[dst].update(counts)
+        types = [card_type[c] for c in cards]
+        _take(self.known[src], [(t, 1) for t in types])    # K(src) loses them, then K(dst) gains them
+        got = self.known[dst]
+        for t in types:
+            got[t] += 1
         self._enter(dst, cards, bottom)
 
     def _seen_one(self, src: int, dst: int, c: int, bottom: bool) -> None:

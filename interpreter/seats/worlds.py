@@ -408,8 +408,11 @@ def _deal_free(free: list, placed: dict, by_kind: dict, kinds, gen: random.Rando
                 fit, misfit = sorted(k for k, cs in by_kind.items() if cs), True
             allowed = fits[z] = (gone, [by_kind[k] for k in fit])
         allowed = allowed[1]
-        # each fitting card equally likely
-        n = len(allowed[0]) if len(allowed) == 1 else sum(map(len, allowed))
+        if len(allowed) == 1:       # one kind (the most): its cards, without a loop over kinds
+            cards = allowed[0]
+            n = len(cards)
+        else:                       # each fitting card equally likely
+            cards, n = None, sum(map(len, allowed))
         if getrandbits is None:
             r = below(gen, n)
         else:                       # gen._randbelow(n), n > 0: the very draws (_draws_match checks them)
@@ -417,6 +420,10 @@ def _deal_free(free: list, placed: dict, by_kind: dict, kinds, gen: random.Rando
             r = getrandbits(k)
             while r >= n:
                 r = getrandbits(k)
+        if cards is not None:
+            placed[z][i] = cards.pop(r)
+            gone += not cards
+            continue
         for cards in allowed:
             if r < len(cards):
                 placed[z][i] = cards.pop(r)
