@@ -107,8 +107,8 @@ def determinise(program, st, seat: int, gen: random.Random, view=None, known: se
         dealer = st.dealers.get(key)
         if dealer is None or dealer.view is not view:
             dealer = st.dealers[key] = Dealer(program, st, seat, view)
-        return dealer.deal(gen, known)
-    return Dealer(program, st, seat, view).deal(gen, known)
+        return dealer.deal(st, gen, known)
+    return Dealer(program, st, seat, view).deal(st, gen, known)
 
 
 SHUFFLED, KNOWN, TOLD = 0, 1, 2     # how a Dealer deals: no knowledge, the seat's knowledge, told facts too
@@ -120,7 +120,7 @@ class Dealer:
     leaves to deal at random) and what each world draws (deal): the very draws, in the same order."""
 
     def __init__(self, program, st, seat: int, view=None):
-        self.program, self.st, self.seat, self.view = program, st, seat, view
+        self.program, self.seat, self.view = program, seat, view     # not st: a Base keeps its Dealers
         mask = 1 << seat
         zones = st.zones
         hidden = self.hidden = [z for z, vis in enumerate(program.zone_vis) if not vis & mask and zones[z]]
@@ -168,10 +168,10 @@ class Dealer:
         self.mixed = bool(kinds) and len({kinds[z] for z in hidden}) > 1
         self.sized = self.mixed and len({len(kinds[z]) for z in hidden}) > 1
 
-    def deal(self, gen: random.Random, known: set | None = None):
-        """One world: a copy of the state with the hidden cards dealt anew from gen."""
+    def deal(self, st, gen: random.Random, known: set | None = None):
+        """One world: a copy of st (the state the Dealer was made from) with the hidden cards dealt anew from gen."""
         program, hidden = self.program, self.hidden
-        copy = self.st.clone(log=False)
+        copy = st.clone(log=False)
         copy.rng = rng.seed_state(gen.getrandbits(62))
         if self.mode == KNOWN:
             self._deal_known(copy, gen, known)
