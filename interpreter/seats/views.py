@@ -403,8 +403,12 @@ class Observer:
         types, known, kinds, most, facts = self._frozen
         for z in self._changed:
             slots = self.slots[z]       # a zone with no unknown position (the most) is mapped at once
-            types[z] = (tuple(map(ct.__getitem__, slots)) if None not in slots
-                        else tuple([None if c is None else ct[c] for c in slots]))
+            if None not in slots:
+                types[z] = tuple(map(ct.__getitem__, slots))
+            elif slots.count(None) == len(slots):     # nothing known of the zone's faces (a hidden pile)
+                types[z] = (None,) * len(slots)
+            else:
+                types[z] = tuple([None if c is None else ct[c] for c in slots])
             k = self.known[z]
             known[z] = tuple(sorted(k.items())) if k else ()
             kinds[z] = frozenset(self.kinds[z])

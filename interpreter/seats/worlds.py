@@ -5,7 +5,10 @@
 the seat's view holds: the zones it sees, the sizes of the others, and, given the seat's View
 (views.py), its perfect-memory knowledge: the card types guaranteed in each hidden zone (K) and
 the positions it knows there are dealt first, the rest at random. `sanitised` is the copy a Seat
-keeps: the hidden cards laid in id order, a fixed generator, no log: nothing the seat may not know.
+keeps (a `Base`): the hidden cards laid in id order, a fixed generator, no log: nothing the seat
+may not know. A bot deals many worlds from it at one decision (ismcts one per iteration), so what
+they all share is worked out once, at the first (a `Dealer`, kept on the Base): each world then
+only draws, with the very draws of a deal from scratch.
 `margin` and `evaluations` read the ruleset's evaluation (its score, or its `bots.eval`).
 """
 from __future__ import annotations
@@ -104,8 +107,8 @@ def determinise(program, st, seat: int, gen: random.Random, view=None, known: se
         dealer = st.dealers.get(key)
         if dealer is None or dealer.view is not view:
             dealer = st.dealers[key] = Dealer(program, st, seat, view)
-        return dealer.deal(gen, known)
-    return Dealer(program, st, seat, view).deal(gen, known)
+        return dealer.deal(st, gen, known)
+    return Dealer(program, st, seat, view).deal(st, gen, known)
 
 
 SHUFFLED, KNOWN, TOLD = 0, 1, 2     # how a Dealer deals: no knowledge, the seat's knowledge, told facts too
@@ -117,7 +120,7 @@ class Dealer:
     leaves to deal at random) and what each world draws (deal): the very draws, in the same order."""
 
     def __init__(self, program, st, seat: int, view=None):
-        self.program, self.st, self.seat, self.view = program, st, seat, view
+        self.program, self.seat, self.view = program, seat, view     # not st: a Base keeps its Dealers
         mask = 1 << seat
         zones = st.zones
         hidden = self.hidden = [z for z, vis in enumerate(program.zone_vis) if not vis & mask and zones[z]]
@@ -144,14 +147,7 @@ class Dealer:
             zone = self.templates[z] = [None] * len(slots)
             if not view.known[z] and slots.count(None) == len(slots):
                 continue                        # nothing known of the zone: every place is free
-            need = dict(view.known[z])
-            for i, t in enumerate(slots):
-                if t is not None:
-                    cards = by_type.get(t)
-                    if cards:
-                        c = zone[i] = cards.pop()
-                        need[t] = need.get(t, 0) - 1
-                        known.append(c)
+            need = _place_known(view, z, by_type, zone, known)
             if max(need.values(), default=0) <= 0:
                 continue
             free = [i for i, c in enumerate(zone) if c is None]
@@ -172,10 +168,10 @@ class Dealer:
         self.mixed = bool(kinds) and len({kinds[z] for z in hidden}) > 1
         self.sized = self.mixed and len({len(kinds[z]) for z in hidden}) > 1
 
-    def deal(self, gen: random.Random, known: set | None = None):
-        """One world: a copy of the state with the hidden cards dealt anew from gen."""
+    def deal(self, st, gen: random.Random, known: set | None = None):
+        """One world: a copy of st (the state the Dealer was made from) with the hidden cards dealt anew from gen."""
         program, hidden = self.program, self.hidden
-        copy = self.st.clone(log=False)
+        copy = st.clone(log=False)
         copy.rng = rng.seed_state(gen.getrandbits(62))
         if self.mode == KNOWN:
             self._deal_known(copy, gen, known)
@@ -360,15 +356,10 @@ def _deal_known(view, z: int, by_type: dict, gen: random.Random, known: set | No
     zone = [None] * len(slots)
     if not view.known[z] and slots.count(None) == len(slots):
         return zone                         # nothing known of the zone: every place is free
-    need = dict(view.known[z])
-    for i, t in enumerate(slots):
-        if t is not None:
-            cards = by_type.get(t)
-            if cards:
-                c = zone[i] = cards.pop()
-                need[t] = need.get(t, 0) - 1
-                if known is not None:
-                    known.add(c)
+    placed: list = []
+    need = _place_known(view, z, by_type, zone, placed)
+    if known is not None:
+        known.update(placed)
     if max(need.values(), default=0) <= 0:
         return zone
     free = [i for i, c in enumerate(zone) if c is None]
@@ -384,6 +375,21 @@ def _deal_known(view, z: int, by_type: dict, gen: random.Random, known: set | No
                     break
             zone[free.pop(at)] = by_type[t].pop()
     return zone
+
+
+def _place_known(view, z: int, by_type: dict, zone: list, placed: list) -> dict:
+    """Each known position of zone z (zone: its places, None where free) given a card of the type the
+    seat saw there, from by_type (each card also appended to `placed`); returns the zone's K less
+    those cards: what is left to spread over its free places."""
+    need = dict(view.known[z])
+    for i, t in enumerate(view.zones[z]):
+        if t is not None:
+            cards = by_type.get(t)
+            if cards:
+                c = zone[i] = cards.pop()
+                need[t] = need.get(t, 0) - 1
+                placed.append(c)
+    return need
 
 
 def _deal_free(free: list, placed: dict, by_kind: dict, kinds, gen: random.Random) -> bool:
@@ -402,8 +408,11 @@ def _deal_free(free: list, placed: dict, by_kind: dict, kinds, gen: random.Rando
                 fit, misfit = sorted(k for k, cs in by_kind.items() if cs), True
             allowed = fits[z] = (gone, [by_kind[k] for k in fit])
         allowed = allowed[1]
-        # each fitting card equally likely
-        n = len(allowed[0]) if len(allowed) == 1 else sum(map(len, allowed))
+        if len(allowed) == 1:       # one kind (the most): its cards, without a loop over kinds
+            cards = allowed[0]
+            n = len(cards)
+        else:                       # each fitting card equally likely
+            cards, n = None, sum(map(len, allowed))
         if getrandbits is None:
             r = below(gen, n)
         else:                       # gen._randbelow(n), n > 0: the very draws (_draws_match checks them)
@@ -411,6 +420,10 @@ def _deal_free(free: list, placed: dict, by_kind: dict, kinds, gen: random.Rando
             r = getrandbits(k)
             while r >= n:
                 r = getrandbits(k)
+        if cards is not None:
+            placed[z][i] = cards.pop(r)
+            gone += not cards
+            continue
         for cards in allowed:
             if r < len(cards):
                 placed[z][i] = cards.pop(r)
