@@ -54,3 +54,16 @@ def test_the_speed_table_puts_each_ruleset_beside_another_checkout_with_the_spee
     ours, before, gain = (float(x.strip().rstrip("×").replace(",", "")) for x in (row[2], row[5], row[6]))
     # games/s are shown whole and the speed-up to 2 decimals: it lies within their rounding
     assert (ours - 0.5) / (before + 0.5) - 5e-3 <= gain <= (ours + 0.5) / max(before - 0.5, 1e-9) + 5e-3
+
+
+def test_the_rotated_benchmark_plays_the_bot_in_every_seat_and_gives_its_share_with_an_interval():
+    out = script("benchmarks/rotated.py", "rulesets/r_eco.yaml", "--players", 2, "--bot", "greedy",
+                 "--opponent", "random", "--games", 4, "--seed", 3)
+    seats = [line for line in out.splitlines() if line.startswith("seat ")]
+    assert [line.split(":")[0] for line in seats] == ["seat 0", "seat 1"]
+    shares = [float(line.split(": ")[1].split(" %")[0]) for line in seats]
+    total = out.splitlines()[-1]
+    assert "of 8 games" in total and "fair share 50 %" in total
+    mean = float(total.split("= ")[1].split(" %")[0])
+    lo, hi = (float(x) for x in total.split("[")[1].split("]")[0].split(", "))
+    assert abs(mean - sum(shares) / 2) < 0.1 and lo <= mean <= hi
