@@ -169,3 +169,10 @@ def test_a_derived_value_in_a_choices_where_is_worked_out_once_before_the_values
     table = {p.type_attrs[p.card_type[c]].get("colour") for c in st.zones[p.zone_names.index("table")]}
     matching = sum(1 for c in hand if p.type_attrs[p.card_type[c]].get("colour") in table)
     assert [m[0] for m in p.legal_moves(st)] == [v for v in range(1, 7) if v <= len(hand) and v != matching]
+
+
+def test_a_text_that_holds_the_name_of_a_value_is_left_as_it_is():
+    # the value's name is written into code only, never into a text of the rules that happens to hold it
+    src = "(_n2 == 'a _n2 b') and \"_n2\" != 'it\\'s _n2'"
+    assert once.bind([("_n2", "len(Z[1])")], src) == "((len(Z[1])) == 'a _n2 b') and \"_n2\" != 'it\\'s _n2'"
+    assert once.bind([("_n2", "len(Z[1])")], "_n2 + _n2 + len('_n2')") == "(lambda _n2: _n2 + _n2 + len('_n2'))(len(Z[1]))"
