@@ -94,7 +94,7 @@ class Node:
 
 
 class IsmctsBot(Bot):
-    """Information-set MCTS over the seat's knowledge: a new determinised world every iteration."""
+    """Information-set MCTS over the seat's knowledge: a new determinised world every `reuse` iterations."""
 
     name = "ismcts"
     iterations = 400
