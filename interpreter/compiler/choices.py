@@ -196,7 +196,7 @@ def hoisting(env: dict, s: ir.ChooseS, values) -> tuple:
     part that reads neither the value nor a card is worked out once, before the loop (percard.py);
     `values`, when known before the game, tell whether the value is always a key."""
     hoist = percard.Hoist(_TOP)
-    keys = values is not None and all(type(x) in (bool, int, str) or x is None for x in values)
+    keys = values is not None and percard.all_keys(values)
     return {**env, "@hoist": hoist, ("key", s.slot): keys}, hoist
 
 

@@ -91,9 +91,15 @@ def membership(gen, e: ir.InOp, env: dict, hoist: Hoist):
     return f"({gen.x(e.left, env)} {'not in' if e.negate else 'in'} {values})"
 
 
+def all_keys(values) -> bool:
+    """Whether every value is a number, a text, true/false or nothing: a set or a shared table may
+    hold them (none can be changed in place; such values are equal only where their hashes are)."""
+    return all(isinstance(v, _SCALARS) for v in values)
+
+
 def _keys(gen, attr: str) -> bool:
     """Whether every card's value of attr is a number, a text, true/false or nothing."""
-    return all(isinstance(v, _SCALARS) for v in gen.layout.attr_tables[attr])
+    return all_keys(gen.layout.attr_tables[attr])
 
 
 def _always_key(gen, e, env: dict) -> bool:
@@ -104,7 +110,7 @@ def _always_key(gen, e, env: dict) -> bool:
     if e.type in _KEYS or isinstance(e, ir.Local) and env.get(("key", e.slot)):
         return True
     values = gen.type_values(e) if type_only(e) else None
-    return values is not None and all(isinstance(v, _SCALARS) for v in values)
+    return values is not None and all_keys(values)
 
 
 def type_only(e, depth: int = 0) -> bool:
@@ -150,7 +156,7 @@ def binds_card(e) -> bool:
 
 def table_of(values_by_type: list, card_type: list):
     """The per-card table of values per type, or None if a value could be changed in place."""
-    if not all(isinstance(v, _SCALARS) for v in values_by_type):
+    if not all_keys(values_by_type):
         return None
     return [values_by_type[t] for t in card_type]
 

@@ -119,8 +119,8 @@ class Helpers:
         if type(xs) is list:
             try:
                 return set(xs)
-            except TypeError:
-                return xs
+            except TypeError:       # a list holding a list: tested as a list
+                pass
         return xs
 
     @staticmethod
