@@ -7,6 +7,9 @@ same core, so both see the same machine; the table gives the median of the round
     python benchmarks/speed.py                          # everything: about 10 minutes
     python benchmarks/speed.py --only r_eco:4 --seconds 3 --rounds 3 --no-bots
     python benchmarks/speed.py --no-speed --against ../old-checkout   # the bots, before and now
+
+--against takes any checkout, also one from before `simulate --jobs` (the main of the day issue 16
+was filed, aeb509b): there its games run in one process as ours do, its win shares come bare.
 """
 from __future__ import annotations
 
@@ -77,10 +80,16 @@ def speed_rows(args) -> list:
 
 
 def bot_cost(root: str, name: str, n: int, bots: str, games: int) -> tuple:
-    """(seconds a game, seat 0's win share) of one simulate run of the checkout at root."""
-    doc = json.loads(run([sys.executable, "cli.py", "simulate", f"rulesets/{name}.yaml", "--players", str(n),
-                          "--bots", bots, "--games", str(games), "--seed", "1", "--jobs", "1", "--no-coverage",
-                          "--json"], root))
+    """(seconds a game, seat 0's win share) of one simulate run of the checkout at root; the time is of
+    the games alone (not loading and compiling), in one process."""
+    command = [sys.executable, "cli.py", "simulate", f"rulesets/{name}.yaml", "--players", str(n),
+               "--bots", bots, "--games", str(games), "--seed", "1", "--json"]
+    if "--no-coverage" not in run([sys.executable, "cli.py", "simulate", "--help"], root):
+        # a checkout from before parallel runs (the main of the day issue 16 was filed): one
+        # process, no coverage counted, the games' seconds and the win shares at the top
+        doc = json.loads(run(command, root))
+        return doc["seconds"] / doc["games"], {"value": doc["wins_by_seat"][0], "ci95": None}
+    doc = json.loads(run(command + ["--jobs", "1", "--no-coverage"], root))
     played = doc["timing"]["workers"][0]
     return played["seconds"] / played["games"], doc["intervals"]["wins_by_seat"][0]
 
@@ -130,6 +139,8 @@ def print_tables(speed: list, bots: list, args) -> None:
 
 
 def percent(share: dict) -> str:
+    if share["ci95"] is None:          # an old checkout gives no interval
+        return f"{100 * share['value']:.1f} %"
     lo, hi = share["ci95"]
     return f"{100 * share['value']:.1f} % [{100 * lo:.1f}, {100 * hi:.1f}]"
 
