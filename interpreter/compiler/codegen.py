@@ -39,6 +39,7 @@ class CodeGen:
         self.line_pos: dict = {}        # generated file name -> {line: position of its rule}
         self.fold = Folder(self, len(rules.slots))
         self.tables: dict = {}          # values per card type -> the per-card table (shared)
+        self.zone_tables: dict = {}     # zone family name -> the name of its table from index value to zone
         self.passing_sets: dict = {}    # id of a per-card table of truth values -> (it, the ids that pass)
 
     # ---- constants and names ----
@@ -201,6 +202,8 @@ class CodeGen:
             idx = "0"
         else:
             key = self.fold.try_const(e.index)
+            if key is NO and not decl.per_player:      # one lookup gives the zone (the same error if none)
+                return f"{self.zone_table(decl.name)}[{self.x(e.index, env)}]"
             idx = str(family_pos(fam, key, e, self.layout.players)) if key is not NO else \
                 f"{self.k(fam)}[{self.x(e.index, env)}]"
         if not decl.per_player:
@@ -208,6 +211,13 @@ class CodeGen:
         if idx.isdigit():
             return self.owned(e.owner, env, base + int(idx), width)
         return f"{self.owned(e.owner, env, base, width)} + {idx}"
+
+    def zone_table(self, name: str) -> str:
+        """The table from each index value of a zone family (not per player) to its zone."""
+        if name not in self.zone_tables:
+            base = self.layout.zone_base[name]
+            self.zone_tables[name] = self.k({v: base + i for v, i in self.layout.family[name].items()})
+        return self.zone_tables[name]
 
     def seat_of(self, e, env):
         """(how, source) for a seat: 'const', 'safe' (always a seat) or 'computed' (checked as it runs)."""
