@@ -65,4 +65,5 @@ def test_a_value_that_is_no_index_of_the_family_still_fails_naming_the_move(writ
     path = write(MOVES.replace("to pile[count(pile[1]) + 1]", "to pile[count(pile[1]) + 9]"))
     with pytest.raises(RuleRuntimeError, match="failed") as exc:
         load_game(path).program(2).new_state(0)
-    assert exc.value.pos.line == 1 + next(i for i, line in enumerate(MOVES.splitlines()) if "count(pile[1]) + 1]" in line)
+    lines = MOVES.splitlines()
+    assert exc.value.pos.line == 1 + next(i for i, line in enumerate(lines) if "count(pile[1]) + 1]" in line)

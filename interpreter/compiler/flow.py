@@ -129,8 +129,8 @@ def share_end_test(lines: list, fresh) -> list:
             i += 1
             continue
         v, cond = fresh("e"), check.group(1)
-        out += [Line(f"{pad}if st.ending: {v} = {cond}", after.pos), Line(f"{pad}elif ({v} := {cond}): st.ending = True", line.pos),
-                Line(f"{pad}if {v}:", after.pos)]
+        out += [Line(f"{pad}if st.ending: {v} = {cond}", after.pos),
+                Line(f"{pad}elif ({v} := {cond}): st.ending = True", line.pos), Line(f"{pad}if {v}:", after.pos)]
         i += 2
     return out
 
