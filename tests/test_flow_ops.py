@@ -62,8 +62,8 @@ def test_a_two_way_jump_takes_in_the_lines_of_a_short_branch():
     assert thread_jumps(ops)[0] == ["if not ((V[0] if V[2] else 3)):", "    V[1] = 1", "    return -1", "return 1"]
 
 
-PAUSES = """
-    name: pauses
+CHIPS = """
+    name: chips
     players: {min: 2, max: 2}
     cards:
       chip: {count: 3, start: bank}
@@ -71,6 +71,8 @@ PAUSES = """
       bank: {visible: everyone}
       box: {visible: everyone}
     vars:
+"""
+PAUSES = CHIPS + """
       took: {initial: 0}
     turn:
       steps:
@@ -170,15 +172,7 @@ def test_an_end_check_followed_at_once_by_an_if_on_the_same_condition_works_it_o
     assert [line.pos for line in out[:4]] == ["if", "end", "if", "if"]
 
 
-FINISHING = """
-    name: finishing
-    players: {min: 2, max: 2}
-    cards:
-      chip: {count: 3, start: bank}
-    zones:
-      bank: {visible: everyone}
-      box: {visible: everyone}
-    vars:
+FINISHING = CHIPS + """
       shown: {initial: 0}
     turn:
       steps:
