@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from helpers import do
-from interpreter.compiler.flow import MAX_THREADED_LINES, skip_jumps, thread_jumps
+from interpreter.compiler.flow import MAX_THREADED_LINES, share_end_test, skip_jumps, thread_jumps
 from interpreter.compiler.statements import Line
 from language_helpers import make, var, write  # noqa: F401  (fixtures)
 
@@ -62,8 +62,8 @@ def test_a_two_way_jump_takes_in_the_lines_of_a_short_branch():
     assert thread_jumps(ops)[0] == ["if not ((V[0] if V[2] else 3)):", "    V[1] = 1", "    return -1", "return 1"]
 
 
-PAUSES = """
-    name: pauses
+CHIPS = """
+    name: chips
     players: {min: 2, max: 2}
     cards:
       chip: {count: 3, start: bank}
@@ -71,6 +71,8 @@ PAUSES = """
       bank: {visible: everyone}
       box: {visible: everyone}
     vars:
+"""
+PAUSES = CHIPS + """
       took: {initial: 0}
     turn:
       steps:
@@ -154,3 +156,44 @@ def test_a_for_loop_over_values_known_before_the_game_goes_over_a_constant_not_a
     assert "in list(" not in p.source and "for _i" in p.source
     st = p.new_state(0)
     assert var(p, st, "took") == 6          # each value once, in order
+
+
+def test_an_end_check_followed_at_once_by_an_if_on_the_same_condition_works_it_out_once():
+    names = iter(["_e1", "_e2"])
+    ops = lines("if not st.ending and (V[1] > 2): st.ending = True", pos="end") + \
+        lines("if (V[1] > 2):", "    V[2] = 1", pos="if") + \
+        lines("if not st.ending and (V[1] > 2): st.ending = True", "V[3] = 0", "if (V[1] > 2):", pos="x")
+    out = share_end_test(ops, lambda stem: next(names))
+    assert out == ["if st.ending: _e1 = (V[1] > 2)", "elif (_e1 := (V[1] > 2)): st.ending = True", "if _e1:",
+                   "    V[2] = 1",
+                   # a line between the two: each works it out as before
+                   "if not st.ending and (V[1] > 2): st.ending = True", "V[3] = 0", "if (V[1] > 2):"]
+    # worked out on the check's line while the game goes on, on the if's line once it is ending (for errors)
+    assert [line.pos for line in out[:4]] == ["if", "end", "if", "if"]
+
+
+FINISHING = CHIPS + """
+      shown: {initial: 0}
+    turn:
+      steps:
+        - step: take
+          do: ["move top of bank to box"]
+        - step: show
+          do:
+            - if: count(bank) == 0
+              then: ["set shown = shown + 1"]
+        - step: wait
+          do: [{choose: go, options: {ok: {}}}]
+    end: {when: "count(bank) == 0", finish: [show]}
+    score: shown
+"""
+
+
+def test_a_finishing_step_that_asks_what_the_end_asks_still_acts_once_when_the_game_ends(make):
+    p = make(FINISHING)
+    assert p.source.count("elif (_e") >= 1          # the end check and the step's if share the test
+    st = p.new_state(0)                             # turn 1 took the first chip
+    do(p, st, "ok")
+    assert not st.over and var(p, st, "shown") == 0
+    do(p, st, "ok")
+    assert st.over and var(p, st, "shown") == 1       # the third chip: the end, and the step acts

@@ -48,3 +48,22 @@ def test_a_destination_that_reads_a_zone_is_worked_out_after_the_cards_have_left
     # pile[1] held n1, n2, n3; n1 left it, so count(pile[1]) + 1 is 3, not 4
     assert names(p, st, "pile[3]") == ["n1"] and names(p, st, "pile[4]") == []
     assert names(p, st, "pile[1]") == ["n2", "n3"]
+
+
+def test_a_zone_of_a_family_picked_by_a_value_known_only_in_play_is_one_lookup(make):
+    p = make(MOVES)
+    # pile[count(pile[1]) + 1]: the table from index value to zone, read once (no sum beside it)
+    assert "[(len(Z[" in p.source and " + K" not in p.source
+    st = p.new_state(0)
+    assert names(p, st, "pile[3]") == ["n1"]
+
+
+def test_a_value_that_is_no_index_of_the_family_still_fails_naming_the_move(write):
+    import pytest
+    from interpreter.compiler.game import load_game
+    from interpreter.errors import RuleRuntimeError
+    path = write(MOVES.replace("to pile[count(pile[1]) + 1]", "to pile[count(pile[1]) + 9]"))
+    with pytest.raises(RuleRuntimeError, match="failed") as exc:
+        load_game(path).program(2).new_state(0)
+    lines = MOVES.splitlines()
+    assert exc.value.pos.line == 1 + next(i for i, line in enumerate(lines) if "count(pile[1]) + 1]" in line)

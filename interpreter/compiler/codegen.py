@@ -39,6 +39,8 @@ class CodeGen:
         self.line_pos: dict = {}        # generated file name -> {line: position of its rule}
         self.fold = Folder(self, len(rules.slots))
         self.tables: dict = {}          # values per card type -> the per-card table (shared)
+        self.zone_tables: dict = {}     # zone family name -> the name of its table from index value to zone
+        self.passing_sets: dict = {}    # id of a per-card table of truth values -> (it, the ids that pass)
 
     # ---- constants and names ----
     def k(self, value) -> str:
@@ -200,6 +202,8 @@ class CodeGen:
             idx = "0"
         else:
             key = self.fold.try_const(e.index)
+            if key is NO and not decl.per_player:      # one lookup gives the zone (the same error if none)
+                return f"{self.zone_table(decl.name)}[{self.x(e.index, env)}]"
             idx = str(family_pos(fam, key, e, self.layout.players)) if key is not NO else \
                 f"{self.k(fam)}[{self.x(e.index, env)}]"
         if not decl.per_player:
@@ -207,6 +211,13 @@ class CodeGen:
         if idx.isdigit():
             return self.owned(e.owner, env, base + int(idx), width)
         return f"{self.owned(e.owner, env, base, width)} + {idx}"
+
+    def zone_table(self, name: str) -> str:
+        """The table from each index value of a zone family (not per player) to its zone."""
+        if name not in self.zone_tables:
+            base = self.layout.zone_base[name]
+            self.zone_tables[name] = self.k({v: base + i for v, i in self.layout.family[name].items()})
+        return self.zone_tables[name]
 
     def seat_of(self, e, env):
         """(how, source) for a seat: 'const', 'safe' (always a seat) or 'computed' (checked as it runs)."""
@@ -319,9 +330,9 @@ class CodeGen:
         return f"len([{c} {head} {percard.loop_src(c, src, test, hoist, self.fresh('z'))}])"
 
     def any_card(self, count, env):
-        """`any(...)` for whether a count over known zones of a family (sum(count(zone[v] where
-        TEST) for v in LIST)) has a card, when TEST is a table lookup (so it cannot fail, and
-        stopping at the first card changes nothing); else None."""
+        """(source for whether it has a card, source for whether it has none) for a count over known
+        zones of a family (sum(count(zone[v] where TEST) for v in LIST)), when TEST is a table lookup
+        (so it cannot fail, and stopping at the first card changes nothing); else None."""
         g = count.args[0]
         if count.name != "sum" or not isinstance(g, ir.Gen) or g.cond is not None or \
                 not (isinstance(g.expr, ir.Func) and g.expr.name in ("count", "size")):
@@ -332,20 +343,29 @@ class CodeGen:
         if zones is None:
             return None
         if keep is None:
-            return f"any(map(len, {zones}))"
+            some = f"any(map(len, {zones}))"
+            return some, f"(not {some})"
         table = self.type_table(keep) if percard.type_only(keep) else None
         if table is None:
             return None
-        return f"any(map({self.k(table)}.__getitem__, {self.k(_FLAT)}({zones})))"
+        none = f"{self.passing(table)}.isdisjoint({self.k(_FLAT)}({zones}))"
+        return f"(not {none})", none
 
-    def any_of_type(self, count, env):
-        """`any(...)` for whether `count(CARDS where TEST)` has a card, when TEST reads only the
-        card's type (a table lookup: it cannot fail, so stopping at the first card changes nothing)."""
+    def none_of_type(self, count, env):
+        """Source that is True when `count(CARDS where TEST)` has no card, when TEST reads only the
+        card's type (a lookup per card: it cannot fail, so stopping at the first card changes nothing)."""
         arg = count.args[0]
         if count.name not in ("count", "size") or not isinstance(arg, ir.Filter) or not percard.type_only(arg.cond):
             return None
         table = self.type_table(arg.cond)
-        return None if table is None else f"any(map({self.k(table)}.__getitem__, {self.x(arg.cards, env)}))"
+        return None if table is None else f"{self.passing(table)}.isdisjoint({self.x(arg.cards, env)})"
+
+    def passing(self, table) -> str:
+        """The set of the card ids whose entry in a per-card table of truth values is true: asking
+        whether cards miss it (set.isdisjoint) stops at the first that passes, with no call per card."""
+        if id(table) not in self.passing_sets:     # (the table is kept with it, so its id stays its own)
+            self.passing_sets[id(table)] = (table, frozenset(c for c, ok in enumerate(table) if ok))
+        return self.k(self.passing_sets[id(table)][1])
 
     def zones_of(self, g: ir.Gen, cards, keep):
         """Source for the zones `cards` names for each value of a constant list (a slice of Z, or
@@ -544,12 +564,12 @@ class CodeGen:
 
     def g_Cmp(self, e, env):
         asks = percard.emptiness(self, e)
-        src = self.any_card(asks[0], env) if asks is not None else None
-        if src is not None:         # stops at the first card that counts
-            return src if asks[1] else f"(not {src})"
-        src = self.any_of_type(asks[0], env) if asks is not None else None
-        if src is not None:         # stops at the first card that counts, and builds no list
-            return src if asks[1] else f"(not {src})"
+        found = self.any_card(asks[0], env) if asks is not None else None
+        if found is not None:       # stops at the first card that counts
+            return found[0] if asks[1] else found[1]
+        none = self.none_of_type(asks[0], env) if asks is not None else None
+        if none is not None:        # stops at the first card that counts, and builds no list
+            return f"(not {none})" if asks[1] else none
         if asks is not None and asks[0].name in ("count", "size") and isinstance(asks[0].args[0], (ir.ZoneRef, ir.Filter)):
             src = self.x(asks[0].args[0], env)      # a zone or a filtered one: always a list, so its truth is enough
             return f"(not not {src})" if asks[1] else f"(not {src})"

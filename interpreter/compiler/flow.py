@@ -113,6 +113,28 @@ def skip_jumps(merged: list) -> list:
     return out
 
 
+def share_end_test(lines: list, fresh) -> list:
+    """An op's lines with each end check that is followed at once by an `if` on the same condition
+    (a finishing step that asks what the end asks) working the condition out once for both: nothing
+    runs between the two. Each evaluation keeps its line (its rule, for errors): the check's when the
+    game is not ending yet, the if's when it is (the check did not work it out then)."""
+    out, i = [], 0
+    while i < len(lines):
+        line = lines[i]
+        pad, text = line[:len(line) - len(line.lstrip(" "))], line.lstrip(" ")
+        check = _END_CHECK.fullmatch(text)
+        after = lines[i + 1] if i + 1 < len(lines) else None
+        if check is None or after != f"{pad}if {check.group(1)}:":
+            out.append(line)
+            i += 1
+            continue
+        v, cond = fresh("e"), check.group(1)
+        out += [Line(f"{pad}if st.ending: {v} = {cond}", after.pos),
+                Line(f"{pad}elif ({v} := {cond}): st.ending = True", line.pos), Line(f"{pad}if {v}:", after.pos)]
+        i += 2
+    return out
+
+
 def _indented(lines: list, pad: str = "    ") -> list:
     return [Line(pad + line, line.pos) for line in lines]
 
@@ -120,6 +142,7 @@ def _indented(lines: list, pad: str = "    ") -> list:
 _JUMP = re.compile(r"return (\d+)")
 _FORK = re.compile(r"return (\d+) if (.+) else (\d+)")     # the last ' else ' is the jump's own
 _GUARD = re.compile(r"if (.+): return (\d+)")               # the last ': return ' is the guard's own
+_END_CHECK = re.compile(r"if not st\.ending and (.+): st\.ending = True")     # emit_step's end check
 MAX_THREADED_LINES = 8      # an op taken in at a jump has at most this many lines of its own
 MAX_TAKEN_IN = 60           # ... and at most this many once its own jumps are threaded
 MAX_OP_LINES = 200          # an op this long takes in no more
@@ -201,7 +224,7 @@ class Flow:
                     and len(body) + len(merged[i + 1]) < MAX_MERGED_LINES:
                 lines = body[:-1] + merged[i + 1]
             merged[i] = lines
-        merged = thread_jumps(merged)
+        merged = [share_end_test(lines, self.gen.fresh) if lines else lines for lines in thread_jumps(merged)]
         src, where, n = [], {}, 1
         for i, lines in enumerate(merged):
             if lines is None:
