@@ -287,9 +287,9 @@ def test_a_roll_out_decides_a_large_choice_among_tries_moves_drawn_at_random(mon
     tried = []
     real = bots.best_trials
 
-    def counting(program, st, moves, seat):
+    def counting(program, st, moves, seat, **options):
         tried.append((len(program.legal_moves(st)), len(moves), all(m in program.legal_moves(st) for m in moves)))
-        return real(program, st, moves, seat)
+        return real(program, st, moves, seat, **options)
     monkeypatch.setattr(bots, "best_trials", counting)
     for prog, st in seeded_states(3, 12, log=False, span=(4, 80)):
         bots.rollout(prog, st.clone(), st.decider, st.turn, random.Random(5), 12, [None], tries=4)
