@@ -260,22 +260,24 @@ class MemoryBot(Bot):
         sure, gambles = [], []
         moves = program.legal_moves(st)
         tried = self.classify(program, st, seat, moves, guessed, hidden)
+        seen_of = self._seen
         for move in moves:
             if self._left <= 0:
                 break
-            seen = self._seen.get(move)
-            if seen is not None and not seen[0]:
-                gambles.append(move)
-                continue
-            if seen is not None and seen[1] and path and not seen[1] & path:
-                continue                    # shows only types unrelated to the way here
-            trial = tried.pop(move, None)
+            seen = seen_of.get(move)
+            if seen is not None:
+                if not seen[0]:
+                    gambles.append(move)
+                    continue
+                if path and seen[1] and not seen[1] & path:
+                    continue                # shows only types unrelated to the way here
+            trial = tried.pop(move, None) if tried else None
             if trial is None:
                 trial = self.played(program, st, move)
-                self._seen[move] = _shown(program, st, trial, seat, guessed, hidden)
+                seen = seen_of[move] = _shown(program, st, trial, seat, guessed, hidden)
             else:                           # classify played it here just now: what it showed is known
                 self._left -= 1
-            is_sure, types = self._seen[move]
+            is_sure, types = seen
             (sure if is_sure else gambles).append((trial, types))
         best = None
         for trial, types in sure:
