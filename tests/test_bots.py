@@ -287,9 +287,9 @@ def test_a_roll_out_decides_a_large_choice_among_tries_moves_drawn_at_random(mon
     tried = []
     real = bots.best_trials
 
-    def counting(program, st, moves, seat):
+    def counting(program, st, moves, seat, **options):
         tried.append((len(program.legal_moves(st)), len(moves), all(m in program.legal_moves(st) for m in moves)))
-        return real(program, st, moves, seat)
+        return real(program, st, moves, seat, **options)
     monkeypatch.setattr(bots, "best_trials", counting)
     for prog, st in seeded_states(3, 12, log=False, span=(4, 80)):
         bots.rollout(prog, st.clone(), st.decider, st.turn, random.Random(5), 12, [None], tries=4)
@@ -319,3 +319,19 @@ def test_memory_evaluates_only_the_gambles_it_values(monkeypatch):
     assert len(moves) > 5
     assert bot.choose(prog, st, moves) in moves
     assert len(set(evaluated)) == 5     # every first card is a gamble at the start: five valued
+
+
+def test_a_look_ahead_that_spares_its_copy_finds_the_same_best_moves_and_states():
+    """best_trials with spare=True plays its last move on the state itself, not a copy: the best
+    moves, and the states they lead to, are those of the look-ahead that copies every time."""
+    from interpreter.seats.bots import best_trials
+    compared = 0
+    for prog, st in seeded_states(2, 6, log=False) + seeded_states(4, 6, log=False):
+        moves = prog.legal_moves(st)
+        plain = st.clone()
+        best, trials = best_trials(prog, plain, moves, st.decider)
+        best2, trials2 = best_trials(prog, st.clone(), moves, st.decider, spare=True)
+        assert best2 == best and trials2 == trials
+        assert plain == st                      # the state passed without spare is left as it was
+        compared += len(moves) > 1
+    assert compared > 10

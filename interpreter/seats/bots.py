@@ -62,7 +62,7 @@ class GreedyBot(Bot):
         moves = seat.moves
         if len(moves) == 1:
             return moves[0]
-        best = best_moves(seat.program, seat.world(), moves, seat.number)
+        best = best_trials(seat.program, seat.world(), moves, seat.number, spare=True)[0]
         return best[self.rng.randrange(len(best))]
 
 
@@ -100,10 +100,11 @@ class AutomaBot(Bot):
         seeds = [self.rng.getrandbits(32) for _ in worlds]
         # one step ahead on every world: the immediate margin, and the copies to roll out from
         after = []
-        for move in moves:
+        last = len(moves) - 1
+        for i, move in enumerate(moves):
             trials, total = [], 0
             for w in worlds:
-                trial = w.clone()
+                trial = w if i == last else w.clone()       # the worlds serve no move after the last
                 program.apply(trial, move)
                 trials.append(trial)
                 total += margin(program, trial, seat)
@@ -259,22 +260,24 @@ class MemoryBot(Bot):
         sure, gambles = [], []
         moves = program.legal_moves(st)
         tried = self.classify(program, st, seat, moves, guessed, hidden)
+        seen_of = self._seen
         for move in moves:
             if self._left <= 0:
                 break
-            seen = self._seen.get(move)
-            if seen is not None and not seen[0]:
-                gambles.append(move)
-                continue
-            if seen is not None and seen[1] and path and not seen[1] & path:
-                continue                    # shows only types unrelated to the way here
-            trial = tried.pop(move, None)
+            seen = seen_of.get(move)
+            if seen is not None:
+                if not seen[0]:
+                    gambles.append(move)
+                    continue
+                if path and seen[1] and not seen[1] & path:
+                    continue                # shows only types unrelated to the way here
+            trial = tried.pop(move, None) if tried else None
             if trial is None:
                 trial = self.played(program, st, move)
-                self._seen[move] = _shown(program, st, trial, seat, guessed, hidden)
+                seen = seen_of[move] = _shown(program, st, trial, seat, guessed, hidden)
             else:                           # classify played it here just now: what it showed is known
                 self._left -= 1
-            is_sure, types = self._seen[move]
+            is_sure, types = seen
             (sure if is_sure else gambles).append((trial, types))
         best = None
         for trial, types in sure:
@@ -445,7 +448,7 @@ def rollout(program, st, seat: int, turn: int, gen: random.Random, depth: int, p
         if tries and len(moves) > tries:
             moves = [moves[i] for i in sorted(gen.sample(range(len(moves)), tries))]
         known = as_unseen(st, gen)     # the round's earlier choices stay unseen by this decider too
-        best, trials = best_trials(program, known, moves, st.decider)
+        best, trials = best_trials(program, known, moves, st.decider, spare=known is not st)
         pick = gen.randrange(len(best)) if len(best) > 1 else 0
         if known is st:
             st = trials[pick]
@@ -461,14 +464,16 @@ def best_moves(program, st, moves: list, seat: int) -> list:
     return best_trials(program, st, moves, seat)[0]
 
 
-def best_trials(program, st, moves: list, seat: int) -> tuple:
-    """best_moves, and beside them the copies of st they were played on."""
+def best_trials(program, st, moves: list, seat: int, spare: bool = False) -> tuple:
+    """best_moves, and beside them the copies of st they were played on. `spare`: the caller needs
+    st no more, so the last move is played on st itself (one copy fewer)."""
     best, trials, best_value = [], [], None
-    for move in moves:
-        trial = st.clone()
+    seed, last = st.rng, len(moves) - 1 if spare else -1
+    for i, move in enumerate(moves):
+        trial = st if i == last else st.clone()
         program.apply(trial, move)
         if in_round(trial):         # a simultaneous choice shows nothing until the round ends
-            finish_round(program, trial, st.rng)
+            finish_round(program, trial, seed)
         value = margin(program, trial, seat)
         if best_value is None or value > best_value:
             best, trials, best_value = [move], [trial], value

@@ -330,11 +330,19 @@ class Observer:
         else:                                       # from somewhere unknown: forget the positions
             slots[:] = [None] * max(0, len(slots) - len(cards))
         types = [card_type[c] for c in cards]
-        _take(self.known[src], [(t, 1) for t in types])    # K(src) loses them, then K(dst) gains them
-        got = self.known[dst]
+        k, got = self.known[src], self.known[dst]   # K(src) loses them one by one (_take), then K(dst) gains them
         for t in types:
-            got[t] += 1
-        self._enter(dst, cards, bottom)
+            left = k.get(t, 0) - 1
+            if left > 0:
+                k[t] = left
+            else:
+                k.pop(t, None)
+        for t in types:                 # got[t] += 1, without a Counter's __missing__ (a Python call)
+            got[t] = got.get(t, 0) + 1
+        if bottom:                      # _enter
+            self.slots[dst][0:0] = cards
+        else:
+            self.slots[dst].extend(cards)
 
     def _seen_one(self, src: int, dst: int, c: int, bottom: bool) -> None:
         """_seen for one card: the same updates without building lists for the general case."""
@@ -354,7 +362,8 @@ class Observer:
             k[t] = left
         else:
             k.pop(t, None)
-        self.known[dst][t] += 1
+        got = self.known[dst]
+        got[t] = got.get(t, 0) + 1
         if bottom:
             self.slots[dst].insert(0, c)
         else:
@@ -401,17 +410,18 @@ class Observer:
         last view keeps what that view froze (a bot asks for a view at each of its decisions)."""
         ct, told, bounded = self.card_type, self.told, self.bounded
         types, known, kinds, most, facts = self._frozen
+        type_of, all_slots, all_known, all_kinds = ct.__getitem__, self.slots, self.known, self.kinds
         for z in self._changed:
-            slots = self.slots[z]       # a zone with no unknown position (the most) is mapped at once
+            slots = all_slots[z]        # a zone with no unknown position (the most) is mapped at once
             if None not in slots:
-                types[z] = tuple(map(ct.__getitem__, slots))
+                types[z] = tuple(map(type_of, slots))
             elif slots.count(None) == len(slots):     # nothing known of the zone's faces (a hidden pile)
                 types[z] = (None,) * len(slots)
             else:
                 types[z] = tuple([None if c is None else ct[c] for c in slots])
-            k = self.known[z]
+            k = all_known[z]
             known[z] = tuple(sorted(k.items())) if k else ()
-            kinds[z] = frozenset(self.kinds[z])
+            kinds[z] = frozenset(all_kinds[z])
             if bounded:                 # else every zone's U is empty: () as it started
                 most[z] = tuple(sorted(self.most[z].items()))
             told_z = told.get(z)
@@ -419,10 +429,18 @@ class Observer:
         self._changed.clear()
         if self._vars_frozen is None:
             self._vars_frozen = tuple(sorted(self.vars.items(), key=_var_key))
-        return View(seat=self.seat, zones=tuple(types), known=tuple(known), turn=self.turn, current=self.current,
+        return _new_view(seat=self.seat, zones=tuple(types), known=tuple(known), turn=self.turn, current=self.current,
                     over=self.over, vars=self._vars_frozen, program=self.program, kinds=tuple(kinds),
                     out=self.out, way=self.way, most=tuple(most) if bounded else (),
                     facts=tuple(facts) if any(facts) else ())
+
+
+def _new_view(**fields) -> "View":
+    """View(**fields), every field given, without the frozen dataclass's __init__ (it sets the fields
+    one by one through object.__setattr__, four times the cost; a bot asks for a view per decision)."""
+    view = object.__new__(View)
+    view.__dict__.update(fields)
+    return view
 
 
 def view_of(program, log, seat: int) -> "View":

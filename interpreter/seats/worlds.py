@@ -325,16 +325,17 @@ def _fill_rest(program, hidden: list, placed: dict, by_type: dict, kinds, most, 
 
 
 def _by_kind(program, by_type: dict) -> dict:
-    """{card kind: its cards left in by_type}, in the order of by_type."""
+    """{card kind: its cards left in by_type}, in the order of by_type (a type's cards are of its kind)."""
     by_kind: dict = {}
-    kind_of = program.attr_tables["kind"].__getitem__
-    for cs in by_type.values():
-        for k, cards in _group(cs, kind_of).items():
-            got = by_kind.get(k)
-            if got is None:
-                by_kind[k] = cards
-            else:
-                got.extend(cards)
+    kind_of = program.type_tables["kind"]
+    for t, cards in by_type.items():
+        if not cards:
+            continue
+        got = by_kind.get(kind_of[t])
+        if got is None:
+            by_kind[kind_of[t]] = list(cards)
+        else:
+            got.extend(cards)
     return by_kind
 
 
