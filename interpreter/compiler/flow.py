@@ -5,7 +5,9 @@ each step (skipped once the game is ending, unless it finishes the game) followe
 -> turn end] -> the procedures that hold a decision (entered with a return address on the stack).
 Statements holding a decision get ops of their own, so the position in the rules stays in the
 state; runs of ops that fall through are merged, so a stretch of rules between two decisions is
-one call.
+one call (the turn's end goes on into the next turn's start in the same call). Within one op, an end
+check that nothing since the last one can have changed is left out, and a finishing step's `if` on
+the end condition shares the check's value.
 """
 from __future__ import annotations
 
