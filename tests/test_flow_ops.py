@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 from helpers import do
-from interpreter.compiler.flow import MAX_THREADED_LINES, share_end_test, skip_jumps, thread_jumps
+from interpreter.compiler.flow import (MAX_OP_LINES, MAX_THREADED_LINES, drop_repeated_checks, share_end_test,
+                                       skip_jumps, take_in_turn_start, thread_jumps)
 from interpreter.compiler.statements import Line
-from language_helpers import make, var, write  # noqa: F401  (fixtures)
+from language_helpers import make, names, var, write  # noqa: F401  (fixtures)
 
 
 def lines(*texts, pos=None) -> list:
@@ -197,3 +198,89 @@ def test_a_finishing_step_that_asks_what_the_end_asks_still_acts_once_when_the_g
     assert not st.over and var(p, st, "shown") == 0
     do(p, st, "ok")
     assert st.over and var(p, st, "shown") == 1       # the third chip: the end, and the step acts
+
+
+CHECK = "if not st.ending and (V[1] > 2): st.ending = True"
+
+
+def test_an_end_check_after_another_with_nothing_between_that_may_change_it_is_left_out():
+    ops = lines(CHECK, "st.turn += 1", pos="end") + lines("V[4] = 1", pos="let") + lines(CHECK, "return -1", pos="end")
+    assert drop_repeated_checks(ops, {"move"}) == [CHECK, "st.turn += 1", "V[4] = 1", "return -1"]
+
+
+def test_an_end_check_after_a_line_of_a_statement_that_may_change_it_stays():
+    ops = lines(CHECK, pos="end") + lines("if V[0]:", pos="if") + lines("    V[1] = 3", pos="set") + \
+        lines(CHECK, "return -1", pos="end")
+    assert drop_repeated_checks(ops, {"set"}) == ops            # even inside a block that may not run
+    assert drop_repeated_checks(ops, None) == ops               # None: any line may change it
+
+
+def test_an_end_check_inside_a_block_does_not_stand_for_the_block_around_it():
+    ops = lines("if V[0]:", "    " + CHECK, "    V[2] = 1", CHECK, "if V[2]:", "    " + CHECK, "return -1", pos="x")
+    # the first ran only if V[0]; the last is in a block of its own, entered after the one at the top
+    assert drop_repeated_checks(ops, set()) == ops
+
+
+def test_the_turn_end_takes_in_the_turn_start_while_it_stays_short():
+    start = lines("st.turn += 1", "return -1", pos="s")
+    ops = [lines("V[0] = 1", "return 1"), start, lines("return 1 if V[0] else 2"),
+           lines(*[f"V[{k}] = 0" for k in range(MAX_OP_LINES)], "return 1")]
+    out = take_in_turn_start(ops, 1)
+    assert out[0] == ["V[0] = 1", "st.turn += 1", "return -1"] and out[0][1].pos == "s"
+    assert out[1] == start and out[2] == ops[2] and out[3] == ops[3]   # itself, a fork, too long: jumps
+
+
+ENDING = """
+    name: ending
+    players: {min: 2, max: 2}
+    cards:
+      chip: {count: 4, start: bank}
+    zones:
+      bank: {visible: everyone}
+      box: {visible: everyone}
+    vars:
+      rounds: {initial: 0}
+    setup: ["move top STARTING of bank to box"]
+    turn:
+      steps:
+        - step: count
+          do: ["set rounds = rounds + 1"]
+        - step: wait
+          do: [{choose: go, options: {ok: {}}}]
+        - step: take
+          do: ["move top of bank to box"]
+    end: {when: "count(box) >= 3"}
+    score: 0
+"""
+
+
+def test_the_next_turns_first_check_is_left_out_where_the_turn_end_worked_it_out(make):
+    p = make(ENDING.replace("STARTING", "1"))
+    # the op that takes a chip, ends the turn and starts the next: the check after `take` only
+    op = next(src for src in p.source.split("def op_") if "st.turn += 1" in src and "Z[1].extend" in src)
+    assert sum(line.startswith("    if not st.ending and") for line in op.splitlines()) == 1
+    assert sum(line.startswith("    if not st.ending and") for line in p.source.splitlines()) > 1   # elsewhere
+    st = p.new_state(0)
+    do(p, st, "ok")
+    assert not st.over and st.turn == 2 and var(p, st, "rounds") == 2
+    do(p, st, "ok")
+    assert st.over and st.turn == 2                 # the third chip: the end, after `take` of turn 2
+
+
+def test_what_the_setup_did_is_still_checked_after_the_first_step(make):
+    p = make(ENDING.replace("STARTING", "3"))
+    st = p.new_state(0)
+    assert st.over and st.turn == 1 and var(p, st, "rounds") == 1      # `count` ran, then the end
+    assert len(names(p, st, "bank")) == 1
+
+
+def test_the_lines_that_may_change_the_end_are_those_of_the_moves_and_sets_it_reads_not_their_ifs(make):
+    from interpreter.compiler.fold import changers
+    p = make(ENDING.replace("STARTING", "1").replace(
+        '["move top of bank to box"]', '[{if: "rounds > 0", then: ["move top of bank to box"]}]'))
+    rules = p.rules
+    take = rules.steps[2].body[0]
+    # the setup's move and the one inside the if: not the if, not `set rounds`
+    assert changers(rules, rules.end_when) == {rules.setup[0].pos, take.then[0].pos}
+    turn = make(ENDING.replace("STARTING", "1").replace('"count(box) >= 3"', '"turn >= 3"'))
+    assert changers(turn.rules, turn.rules.end_when) is None            # the turn moves on every line

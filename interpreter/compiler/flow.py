@@ -5,7 +5,9 @@ each step (skipped once the game is ending, unless it finishes the game) followe
 -> turn end] -> the procedures that hold a decision (entered with a return address on the stack).
 Statements holding a decision get ops of their own, so the position in the rules stays in the
 state; runs of ops that fall through are merged, so a stretch of rules between two decisions is
-one call.
+one call (the turn's end goes on into the next turn's start in the same call). Within one op, an end
+check that nothing since the last one can have changed is left out, and a finishing step's `if` on
+the end condition shares the check's value.
 """
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from ..frontend import ir
 from ..runtime.decisions import Decision
 from ..runtime.simultaneous import Simultaneous
 from .choices import Choices
-from .fold import may_change
+from .fold import changers, may_change
 from .statements import Line
 
 MAX_MERGED_LINES = 400
@@ -135,6 +137,38 @@ def share_end_test(lines: list, fresh) -> list:
     return out
 
 
+def take_in_turn_start(merged: list, start: int) -> list:
+    """The ops that end by jumping to the turn start (the turn's end) ending with its lines instead,
+    while they stay under MAX_OP_LINES: a call less a turn, and the end check the turn's end worked
+    out is still known where the next turn would check it again (drop_repeated_checks)."""
+    head = merged[start] if 0 <= start < len(merged) else None
+    if not head:
+        return merged
+    return [lines[:-1] + head if lines and i != start and lines[-1] == f"return {start}"
+            and len(lines) + len(head) <= MAX_OP_LINES else lines for i, lines in enumerate(merged)]
+
+
+def drop_repeated_checks(lines: list, writers) -> list:
+    """An op's lines without each end check that comes after another in the same block with no line
+    between from a statement that may change the condition (`writers`: their positions, None when
+    any may): it would find what the first found (the game is ending, or the condition was false and
+    still is). E.g. the next turn's first check, in the turn's end that took in the turn start."""
+    if writers is None:
+        return lines
+    out, checked = [], set()        # the indents of the blocks whose last end check still holds
+    for line in lines:
+        pad, text = len(line) - len(line.lstrip(" ")), line.lstrip(" ")
+        checked = set() if line.pos in writers else {p for p in checked if p <= pad}    # a block left: its own go
+        if _END_CHECK.fullmatch(text):
+            if pad in checked:
+                continue
+            checked.add(pad)
+        elif _SHARED_CHECK.fullmatch(text):
+            checked.add(pad)
+        out.append(line)
+    return out
+
+
 def _indented(lines: list, pad: str = "    ") -> list:
     return [Line(pad + line, line.pos) for line in lines]
 
@@ -143,6 +177,7 @@ _JUMP = re.compile(r"return (\d+)")
 _FORK = re.compile(r"return (\d+) if (.+) else (\d+)")     # the last ' else ' is the jump's own
 _GUARD = re.compile(r"if (.+): return (\d+)")               # the last ': return ' is the guard's own
 _END_CHECK = re.compile(r"if not st\.ending and (.+): st\.ending = True")     # emit_step's end check
+_SHARED_CHECK = re.compile(r"elif \(_e\d+ := .+\): st\.ending = True")         # ... shared (share_end_test)
 MAX_THREADED_LINES = 8      # an op taken in at a jump has at most this many lines of its own
 MAX_TAKEN_IN = 60           # ... and at most this many once its own jumps are threaded
 MAX_OP_LINES = 200          # an op this long takes in no more
@@ -224,7 +259,10 @@ class Flow:
                     and len(body) + len(merged[i + 1]) < MAX_MERGED_LINES:
                 lines = body[:-1] + merged[i + 1]
             merged[i] = lines
-        merged = [share_end_test(lines, self.gen.fresh) if lines else lines for lines in thread_jumps(merged)]
+        merged = take_in_turn_start(thread_jumps(merged), self.turn_start)
+        writers = changers(self.rules, self.rules.end_when)
+        merged = [drop_repeated_checks(share_end_test(lines, self.gen.fresh), writers) if lines else lines
+                  for lines in merged]
         src, where, n = [], {}, 1
         for i, lines in enumerate(merged):
             if lines is None:

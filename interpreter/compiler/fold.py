@@ -206,6 +206,26 @@ def may_change(rules: ir.Ruleset, cond, stmts) -> bool:
     return any(_writes(s, rules, zones, vars_) for s in _all_statements(stmts, rules))
 
 
+def changers(rules: ir.Ruleset, cond):
+    """The positions of the statements whose own lines may change the value of cond, or None when
+    any line may (cond reads the turn, a seat or a local, or such a statement has no position to
+    tell its lines by). A statement that only nests others (an `if`, a loop, a call, a choice)
+    tests and binds in its own lines: the statements inside have lines and positions of their own."""
+    if may_change(rules, cond, []):
+        return None
+    out = set()
+    for block in (rules.setup, rules.steps, *rules.procedures.values()):
+        for s in _all_statements(block, rules):
+            if not isinstance(s, _NESTING) and may_change(rules, cond, [s]):
+                if s.pos is None:
+                    return None
+                out.add(s.pos)
+    return out
+
+
+_NESTING = (ir.IfS, ir.WhileS, ir.ForS, ir.StepS, ir.CallS, ir.ChooseS)
+
+
 def bound_slots(e) -> set:
     """The local slots an expression binds itself: its generators' names and its functions' parameters."""
     out = set()
