@@ -260,8 +260,11 @@ def _card_ids(value, into: set) -> None:
     if type(value) is int:
         into.add(value)
     elif isinstance(value, (list, tuple)):
-        for v in value:
-            _card_ids(v, into)
+        for v in value:             # a card is added here, without a call (most lists hold cards)
+            if type(v) is int:
+                into.add(v)
+            else:
+                _card_ids(v, into)
 
 
 def _renamed(value, moved: dict):
@@ -269,7 +272,7 @@ def _renamed(value, moved: dict):
     if type(value) is int:
         return moved.get(value, value)
     if isinstance(value, (list, tuple)):
-        items = [_renamed(v, moved) for v in value]
+        items = [moved.get(v, v) if type(v) is int else _renamed(v, moved) for v in value]
         return items if any(a is not b for a, b in zip(items, value)) else value
     return value
 
