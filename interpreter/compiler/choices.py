@@ -147,7 +147,9 @@ class Choices:
             lines.append("    if _hi > len(_cs): _hi = len(_cs)")
         else:
             lines.append("    _hi = len(_cs)")
-        lines.append(f"    return {s}.choices(st, _cs, _lo, _hi)")
+        lines.append(f"    _k = (tuple({gen.k(sorted)}(map({gen.k(spec.type_at)}, _cs))), _lo, _hi)")
+        lines.append(f"    _m = {gen.k(spec.cache)}.get(_k)")
+        lines.append(f"    return {s}.choices(st, _k) if _m is None else _m")
         spec.payloads = gen.define("def _moves(st):\n" + _HEAD + "\n".join(lines) + "\n", "_moves", where)
         return spec
 
@@ -176,18 +178,33 @@ class Choices:
 
     def option_moves(self, dec: Decision, s: ir.ChooseS):
         """moves(st) for a choice of options: each option without cards, each card choice of the others;
-        an option with a `when` only while it holds."""
+        an option with a `when` only while it holds. The options after the last card option that have
+        neither cards nor a `when` are the same moves every time: that option's spec keeps them
+        after its own (its `tail`), and a choice left with that one option lists its spec's moves."""
+        options = [(i, spec, opt) for i, ((_, _, spec), opt) in enumerate(zip(dec.options, s.options))]
+        last = len(options)
+        while last and options[last - 1][1] is None and options[last - 1][2].when is None:
+            last -= 1
+        before = options[last - 1] if last < len(options) else None     # the option before the constant ones
+        if before and before[1] is not None and before[2].when is None:
+            before[1].tail = tuple((i, None) for i in range(last, len(options)))
+            options = options[:last]
+            if last == 1:
+                return options[0][1].payloads
+        if all(opt.when is None for _, _, opt in options):     # one list, made at once
+            items = [self.gen.k((i, None)) if spec is None else f"*{self.gen.k(spec)}.payloads(st)"
+                     for i, spec, _ in options]
+            return self.gen.define(f"def _moves(st):\n    return [{', '.join(items)}]\n", "_moves")
         lines, where = [], {}
-        conditional = any(opt.when is not None for opt in s.options)   # else no state to read here
-        first = 4 if conditional else 3         # the line of the first option
-        for i, ((_, _, spec), opt) in enumerate(zip(dec.options, s.options)):
+        first = 4                               # the line of the first option
+        for i, spec, opt in options:
             move = f"_out.append({self.gen.k((i, None))})" if spec is None else \
                 f"_out.extend({self.gen.k(spec)}.payloads(st))"     # (i, cards) moves
             if opt.when is not None:
                 where[first + len(lines)] = opt.when.pos
                 move = f"if {self.gen.x(opt.when, _TOP)}: {move}"
             lines.append("    " + move)
-        head = "def _moves(st):\n" + (_HEAD if conditional else "") + "    _out = []\n"
+        head = "def _moves(st):\n" + _HEAD + "    _out = []\n"
         return self.gen.define(head + "\n".join(lines) + "\n    return _out\n", "_moves", where)
 
 

@@ -78,10 +78,14 @@ class CardSpec:
         self.same, self.type_of, self.type_names = same_table, type_of, type_names
         self.candidates = None          # set by the compiler: f(st) -> the cards a move is bound to (bind)
         self.payloads = None            # ... and f(st) -> every legal move (calls choices)
-        self.cache: dict = {}   # (type counts, lo, hi) -> moves; the moves depend on nothing else
+        self.type_at = type_of.__getitem__     # bound once: making it costs more than the key it makes
+        self.cache: dict = {}   # (types sorted, lo, hi) -> moves; the moves depend on nothing else (the
+                                # same dict for good: the generated listing looks in it itself)
         self.zone_vis = self.zone_names = self.pos = None     # set by the compiler: the visibility guard
         self.one_zone = False
         self.option = None              # the option number of a choice of options: moves are (option, cards)
+        self.tail = ()                  # ... and the moves of the options after it listed with its own (when
+                                        # they have neither cards nor a `when`: always the same moves)
         self.decision = None            # set by the compiler: the Decision this spec belongs to
         self.max_moves = 10_000         # ... and the limit on its legal moves (Limits.moves)
 
@@ -93,24 +97,24 @@ class CardSpec:
                 raise RuleRuntimeError(self.pos, f"seat {st.decider} would choose among cards it cannot see "
                                        f"(in {self.zone_names[loc[c]]}): the legal moves would name them")
 
-    def choices(self, st, cands: list, lo: int, hi: int) -> list:
-        """Every legal multiset of card types of lo to hi of cands, deduplicated by type (cached by
-        type counts); for an option, each as (option number, multiset)."""
-        key = (tuple(sorted(map(self.type_of.__getitem__, cands))), lo, hi)
-        found = self.cache.get(key)
-        if found is None:
-            counts: dict = {}
-            for t in key[0]:
-                counts[t] = counts.get(t, 0) + 1
-            try:
-                found = self.enumerate(tuple(counts.items()), lo, hi, self.max_moves)
-            except TooMany:
-                raise self.too_many(st, len(cands), lo, hi) from None
-            if self.option is not None:
-                found = [(self.option, p) for p in found]
-            if len(self.cache) >= 4096:     # bounded memory over many games
-                self.cache.clear()
-            self.cache[key] = found
+    def choices(self, st, key: tuple) -> list:
+        """Every legal multiset of card types of lo to hi of the candidates, deduplicated by type, kept
+        in the cache under key = (the candidates' types sorted, lo, hi), on which alone they depend (the
+        generated listing makes the key and looks in the cache itself); for an option, each as (option
+        number, multiset), then the tail."""
+        types, lo, hi = key
+        counts: dict = {}
+        for t in types:
+            counts[t] = counts.get(t, 0) + 1
+        try:
+            found = self.enumerate(tuple(counts.items()), lo, hi, self.max_moves)
+        except TooMany:
+            raise self.too_many(st, len(types), lo, hi) from None
+        if self.option is not None:
+            found = [(self.option, p) for p in found] + list(self.tail)
+        if len(self.cache) >= 4096:     # bounded memory over many games
+            self.cache.clear()
+        self.cache[key] = found
         return found
 
     def enumerate(self, counts: tuple, lo: int, hi: int, cap: int | None = None) -> list:
@@ -139,14 +143,11 @@ class CardSpec:
         """The concrete cards for a payload: the topmost candidates of each type (of the zone the
         candidates are filtered from, when a filter's outcome depends on the card's type alone)."""
         cands = self.candidates(st)
-        type_of = self.type_of
         if len(payload) == 1:       # one type: the usual move
-            t, n = payload[0]
-            return [c for c in cands if type_of[c] == t][-n:]
+            return topmost(cands, self.type_of, *payload[0])
         chosen = []
         for t, n in payload:
-            picked = [c for c in cands if type_of[c] == t][-n:]
-            chosen.extend(picked)
+            chosen.extend(topmost(cands, self.type_of, t, n))
         return chosen
 
     def text(self, payload) -> str:
@@ -154,6 +155,19 @@ class CardSpec:
             return "nothing"
         names = self.type_names
         return " + ".join(f"{n}*{names[t]}" for t, n in payload)
+
+
+def topmost(cards: list, type_of: list, t: int, n: int) -> list:
+    """The last n cards of type t in cards, in their order: looked for from the top down, so a hand's
+    cards below them are never read."""
+    found = []
+    for c in reversed(cards):
+        if type_of[c] == t:
+            found.append(c)
+            if len(found) == n:
+                break
+    found.reverse()
+    return found
 
 
 class Decision:

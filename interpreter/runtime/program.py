@@ -184,6 +184,24 @@ class Program:
         st.moves += 1
         E.run(st, self.code, self.where, self.limits.steps, self.loops)
 
+    def play_out(self, st: E.State, choosers: list, moves: list | None = None) -> None:
+        """Play st to its end, each seat's move being choosers[seat](its legal moves) — bots that read
+        the legal moves alone — as legal_moves and apply would, with fewer calls a move; (seat, move
+        text) of every move is appended to `moves` when it is a list."""
+        apply = self.apply
+        while not st.over:
+            dec, seat = st.pending, st.decider
+            try:
+                legal = dec.moves(st)
+            except E.RULE_FAILURES as exc:
+                raise E.failure(exc, st, self.where(exc) or dec.pos) from None
+            if not legal:
+                raise self.stuck(st)
+            move = choosers[seat](legal)
+            if moves is not None:
+                moves.append((seat, dec.text(move)))
+            apply(st, move)
+
     def play(self, st: E.State, move) -> None:
         """Apply a move after checking it; an illegal move changes nothing."""
         if st.over:

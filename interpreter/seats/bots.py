@@ -45,12 +45,25 @@ class RandomBot(Bot):
 
     def __init__(self, seed: int = 0):
         super().__init__(seed)
-        # below()'s draws, bound once (moves are never empty here, so no check is needed)
-        self.below = self.rng._randbelow if below is _below else self.rng.randrange
+        # below()'s draws inlined in choose_from, as worlds.py does (_draws_match checks they are the very draws)
+        self.bits = self.rng.getrandbits if below is _below else None
 
     def choose(self, seat):
-        moves = seat.moves
-        return moves[self.below(len(moves))] if len(moves) > 1 else moves[0]
+        return self.choose_from(seat.moves)
+
+    def choose_from(self, moves: list):
+        """choose() from the legal moves alone (what a Player calls: it reads nothing else of the seat)."""
+        n = len(moves)
+        if n == 1:
+            return moves[0]
+        bits = self.bits
+        if bits is None:
+            return moves[self.rng.randrange(n)]
+        k = n.bit_length()      # the generator's _randbelow(n), n > 1
+        r = bits(k)
+        while r >= n:
+            r = bits(k)
+        return moves[r]
 
 
 class GreedyBot(Bot):

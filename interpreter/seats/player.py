@@ -17,7 +17,7 @@ from .seat import Seat
 from .views import Observer
 from .worlds import sanitised
 
-OWN = frozenset(("bot", "spec", "builtin", "_memory", "choose"))
+OWN = frozenset(("bot", "spec", "builtin", "_memory", "choose", "choose_from"))
 
 
 class Player:
@@ -29,8 +29,10 @@ class Player:
         object.__setattr__(self, "spec", spec)          # the canonical spec text (what records store)
         object.__setattr__(self, "builtin", builtin)    # one of ours: trusted to answer a legal move
         object.__setattr__(self, "_memory", None)       # follow(): [.., (Observer, events seen)]
-        if builtin and not bot.looks_ahead and not bot.uses_view:
-            object.__setattr__(self, "choose", _plain(bot))
+        # choose_from(moves) -> move: one of our bots that decides from the legal moves alone (random), else None
+        object.__setattr__(self, "choose_from", getattr(bot, "choose_from", None) if builtin else None)
+        if self.choose_from is not None:
+            object.__setattr__(self, "choose", _plain(self.choose_from))
 
     def __getattr__(self, name):
         if name in OWN:
@@ -101,17 +103,10 @@ class Player:
         seat.view, seat.events = mem[5][0].view(), mem[5][1]
 
 
-def _plain(bot):
-    """choose() for one of our bots that reads the legal moves alone (random): it is given one Seat,
-    filled anew at each decision, as making a Seat would cost as much as its choice."""
-    seat, choose = Seat(None, 0, [], 0, None), bot.choose
-
+def _plain(choose_from):
+    """choose() for one of our bots that reads the legal moves alone: no Seat is made for it."""
     def plain(program, st, moves: list):
-        if len(moves) == 1:
-            return moves[0]
-        seat.program, seat.number, seat.moves, seat.turn, seat._pending = (
-            program, st.decider, moves, st.turn, st.pending)
-        return choose(seat)
+        return choose_from(moves)
     return plain
 
 
