@@ -23,7 +23,7 @@ def play_game(game: Game, players: int, seed: int, bots: list, record: bool = Fa
     log = log or any(getattr(b, "uses_view", False) for b in bots)
     st = program.new_state(seed, log=log, record=record)
     moves = []
-    choosers = [b.choose_from for b in bots]
+    choosers = [getattr(b, "choose_from", None) for b in bots]
     if all(choosers):       # every bot reads the legal moves alone: the short way, the same draws
         program.play_out(st, choosers, moves if record else None)
         return program, st, moves
