@@ -4,9 +4,9 @@ Copies in a look-ahead mostly differ in what the evaluation does not read (the c
 not the ones it scores), so equal keys are frequent. The key holds every zone, variable and State
 field the evaluation may read (compiler/reads.py state_reads, kept as program.eval_reads); there is
 no cache when that is not known. The key is one generated function (a tuple of those zones' cards,
-those variables and fields, read by index): about a seventh of an R-Eco evaluation with its hash, so
+those variables and fields, read by index): about a seventh of a typical evaluation with its hash, so
 the cache drops itself once TRIAL evaluations were asked for only if it answered fewer than HITS of
-them (R-Eco's look-ahead gets 38-46 %, Lixo's 17 %): it changes no value, only the cost.
+them (a shipped game's look-ahead gets 38-46 %, another's 17 %): it changes no value, only the cost.
 """
 from __future__ import annotations
 
