@@ -130,7 +130,7 @@ class StatementGen:
         gen = self.gen
         v = gen.fresh("i")
         known = gen.fold.try_const(s.iterable)
-        if isinstance(known, list) and all(x is None or isinstance(x, (bool, int, str)) for x in known):
+        if isinstance(known, list) and percard.all_keys(known):
             items = gen.k(tuple(known))     # numbers or texts known before the game: no list made each time
         else:
             items = f"list({gen.x(s.iterable, {})})"

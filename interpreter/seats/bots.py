@@ -472,13 +472,9 @@ def rollout(program, st, seat: int, turn: int, gen: random.Random, depth: int, p
     return st
 
 
-def best_moves(program, st, moves: list, seat: int) -> list:
-    """The moves whose one-step result has the best margin for seat (ties all kept, in order)."""
-    return best_trials(program, st, moves, seat)[0]
-
-
 def best_trials(program, st, moves: list, seat: int, spare: bool = False) -> tuple:
-    """best_moves, and beside them the copies of st they were played on. `spare`: the caller needs
+    """The moves whose one-step result has the best margin for seat (ties all kept, in order), and
+    beside them the copies of st they were played on. `spare`: the caller needs
     st no more, so the last move is played on st itself (one copy fewer)."""
     best, trials, best_value = [], [], None
     seed, last = st.rng, len(moves) - 1 if spare else -1
