@@ -97,29 +97,44 @@ def run(st: State, code: list, where=None, max_steps: int = MAX_OPS_PER_RUN, loo
     """Run ops from st.pc until a decision or the end of the game, at most max_steps of them.
 
     `where(exc, pc)` names the rule an error came from; `loops`, [(first pc, end pc, position)] of
-    the while loops, names the loop that never asks anyone."""
+    the while loops, names the loop that never asks anyone. (Program.play_out runs the same loop
+    inline, with the same two ends: ran_long and run_failed.)"""
     pc = st.pc
     try:
         for _ in range(max_steps):      # a counted loop: cheaper than counting by hand
             if pc < 0:
                 return
             pc = code[pc](st)
-        if pc < 0:
-            return
-        pc = code[pc](st)               # one step more than the limit, then the error
-        inner = [(end - start, pos) for start, end, pos in loops if start <= pc < end]
-        pos = min(inner, key=lambda x: x[0])[1] if inner else None
-        raise RuleRuntimeError(pos, f"the rules ran {max_steps:,} steps in turn {st.turn} without "
-                               f"asking anyone for a decision: {'this' if pos else 'a'} loop never ends "
-                               "(limit: --max-steps)")
+        ran_long(st, code, pc, max_steps, loops)
     except RuleRuntimeError as exc:
+        raise run_failed(exc, st, pc, where) from None
+    except RULE_FAILURES as exc:
+        raise run_failed(exc, st, pc, where) from None
+
+
+def ran_long(st: State, code: list, pc: int, max_steps: int, loops) -> None:
+    """After max_steps ops: nothing if the run paused just then, else one step more, then the error
+    naming the innermost loop that never asks anyone."""
+    if pc < 0:
+        return
+    pc = code[pc](st)
+    inner = [(end - start, pos) for start, end, pos in loops if start <= pc < end]
+    pos = min(inner, key=lambda x: x[0])[1] if inner else None
+    raise RuleRuntimeError(pos, f"the rules ran {max_steps:,} steps in turn {st.turn} without "
+                           f"asking anyone for a decision: {'this' if pos else 'a'} loop never ends "
+                           "(limit: --max-steps)")
+
+
+def run_failed(exc: BaseException, st: State, pc: int, where) -> RuleRuntimeError:
+    """The error a run stops with: a rule's own error named after its rule when it names none (the
+    rule of op pc, or where on its traceback it came from), a Python error as failure() words it."""
+    if isinstance(exc, RuleRuntimeError):
         if exc.pos is None and where is not None:
             pos = where(exc, pc)
             if pos is not None:
-                raise RuleRuntimeError(pos, str(exc)) from None
-        raise
-    except RULE_FAILURES as exc:
-        raise failure(exc, st, where(exc, pc) if where is not None else None) from None
+                return RuleRuntimeError(pos, str(exc))
+        return exc
+    return failure(exc, st, where(exc, pc) if where is not None else None)
 
 
 def failure(exc: BaseException, st: State, pos) -> RuleRuntimeError:

@@ -184,23 +184,57 @@ class Program:
         st.moves += 1
         E.run(st, self.code, self.where, self.limits.steps, self.loops)
 
-    def play_out(self, st: E.State, choosers: list, moves: list | None = None) -> None:
+    def play_out(self, st: E.State, choosers: list, moves: list | None = None, watch=None,
+                 draws: list | None = None) -> None:
         """Play st to its end, each seat's move being choosers[seat](its legal moves) — bots that read
-        the legal moves alone — as legal_moves and apply would, with fewer calls a move; (seat, move
-        text) of every move is appended to `moves` when it is a list."""
-        apply = self.apply
+        the legal moves alone, asked only when there is more than one — as legal_moves and apply
+        would, with fewer calls a move; (seat, move text) of every move is appended to `moves` when
+        it is a list, and watch(st, legal moves) is called at every decision before its move is chosen.
+        `draws`, per seat the getrandbits of a bot that draws uniformly (RandomBot.bits), stands
+        for the choosers: the very draws RandomBot.choose_from makes, without a call."""
+        code, where, steps, loops, failures = self.code, self.where, self.limits.steps, self.loops, E.RULE_FAILURES
+        decide = E.DECIDE
         while not st.over:
             dec, seat = st.pending, st.decider
             try:
                 legal = dec.moves(st)
-            except E.RULE_FAILURES as exc:
-                raise E.failure(exc, st, self.where(exc) or dec.pos) from None
+            except failures as exc:
+                raise E.failure(exc, st, where(exc) or dec.pos) from None
             if not legal:
                 raise self.stuck(st)
-            move = choosers[seat](legal)
+            if watch is not None:
+                watch(st, legal)
+            n = len(legal)
+            if n == 1:
+                move = legal[0]
+            elif draws is not None:     # RandomBot.choose_from's draw: the generator's _randbelow(n)
+                bits = draws[seat]
+                k = n.bit_length()
+                r = bits(k)
+                while r >= n:
+                    r = bits(k)
+                move = legal[r]
+            else:
+                move = choosers[seat](legal)
             if moves is not None:
                 moves.append((seat, dec.text(move)))
-            apply(st, move)
+            if st.log is not None:
+                st.log.append((decide, seat, dec.index, move))
+            dec.bind(st, move)
+            st.pending = None
+            st.moves += 1
+            pc = st.pc          # E.run inline: the same loop, the same two ends
+            try:
+                for _ in range(steps):
+                    if pc < 0:
+                        break
+                    pc = code[pc](st)
+                else:
+                    E.ran_long(st, code, pc, steps, loops)
+            except RuleRuntimeError as exc:
+                raise E.run_failed(exc, st, pc, where) from None
+            except failures as exc:
+                raise E.run_failed(exc, st, pc, where) from None
 
     def play(self, st: E.State, move) -> None:
         """Apply a move after checking it; an illegal move changes nothing."""

@@ -65,6 +65,19 @@ class RandomBot(Bot):
             r = bits(k)
         return moves[r]
 
+    @staticmethod
+    def draws(choosers: list):
+        """Per seat the getrandbits that choose_from draws with, when every chooser is choose_from of
+        a RandomBot whose draws are inlined (Program.play_out then draws them itself, the very
+        same draws); else None."""
+        out = []
+        for chooser in choosers:
+            bot = getattr(chooser, "__self__", None)
+            if getattr(chooser, "__func__", None) is not RandomBot.choose_from or bot.bits is None:
+                return None
+            out.append(bot.bits)
+        return out
+
 
 class GreedyBot(Bot):
     """One-step look-ahead: the move that most raises (own evaluation − best opponent's)."""
