@@ -6,7 +6,10 @@ designer's `stats:` at the end, and which rules ran (coverage, with an instrumen
 """
 from __future__ import annotations
 
+from functools import partial
+
 from ..compiler.game import Game
+from ..seats.bots import RandomBot
 
 
 def observe_game(game: Game, players: int, seed: int, bots: list, track: bool = True,
@@ -20,27 +23,17 @@ def observe_game(game: Game, players: int, seed: int, bots: list, track: bool = 
         program.count_coverage(True)
     st = program.new_state(seed, log=log)
     decisions, choices, turns = [0] * players, {}, []
-    last_turn = st.turn
-    while not st.over:
-        legal = program.legal_moves(st)
-        if not legal:
-            raise program.stuck(st)
+    last_turn = [st.turn]
+
+    def watch(st, legal):
+        """Count the decision and its moves; a turn begun since the last one: every seat's standing."""
         choices[len(legal)] = choices.get(len(legal), 0) + 1
-        decider = st.decider
-        decisions[decider] += 1
-        bot = bots[decider]
-        pause = coverage and bot.looks_ahead    # only the real game counts, not a look-ahead on copies
-        if pause:
-            program.count_coverage(False)
-        move = bot.choose(program, st, legal)
-        if pause:
-            program.count_coverage(True)
-        if moves is not None:
-            moves.append((decider, program.move_text(st, move)))
-        program.apply(st, move)
-        if track and st.turn != last_turn and not st.over:
+        decisions[st.decider] += 1
+        if track and st.turn != last_turn[0]:
             turns.append(standing(program, st))
-            last_turn = st.turn
+            last_turn[0] = st.turn
+    ask = [chooser(program, st, bot, coverage) for bot in bots]
+    program.play_out(st, ask, moves, watch, RandomBot.draws(ask))
     result = program.result(st)
     found = {"seed": seed, "scores": result["scores"], "winners": result["winners"], "turns": st.turn,
              "moves": st.moves, "decisions": decisions,
@@ -52,6 +45,24 @@ def observe_game(game: Game, players: int, seed: int, bots: list, track: bool = 
         program.count_coverage(False)
         found["coverage"], found["moved"] = program.take_coverage()
     return found
+
+
+def chooser(program, st, bot, coverage: bool = False):
+    """The bot's move as Program.play_out asks for it, f(legal moves): choose_from for a bot that reads
+    the legal moves alone, else its choose at st (with a coverage program, a look-ahead's copies
+    not counted: only the real game counts)."""
+    plain = getattr(bot, "choose_from", None)
+    if plain is not None:
+        return plain
+    if not (coverage and bot.looks_ahead):
+        return partial(bot.choose, program, st)
+
+    def paused(legal):
+        program.count_coverage(False)
+        move = bot.choose(program, st, legal)
+        program.count_coverage(True)
+        return move
+    return paused
 
 
 def standing(program, st) -> list:

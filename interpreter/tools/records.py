@@ -9,7 +9,9 @@ from ..errors import IllegalMove, RecordError, UsageError
 from ..compiler.game import Game
 from ..runtime import rng
 from ..runtime.engine import DECIDE
+from ..seats.bots import RandomBot
 from ..seats.registry import BOTS, is_code, is_known_name, make_bot, parse_bot
+from .observe import chooser
 from .record_check import FORMAT, check_record
 from .safe_text import clipped, quoted
 
@@ -23,18 +25,8 @@ def play_game(game: Game, players: int, seed: int, bots: list, record: bool = Fa
     log = log or any(getattr(b, "uses_view", False) for b in bots)
     st = program.new_state(seed, log=log, record=record)
     moves = []
-    choosers = [getattr(b, "choose_from", None) for b in bots]
-    if all(choosers):       # every bot reads the legal moves alone: the short way, the same draws
-        program.play_out(st, choosers, moves if record else None)
-        return program, st, moves
-    while not st.over:
-        legal = program.legal_moves(st)
-        if not legal:
-            raise program.stuck(st)
-        move = bots[st.decider].choose(program, st, legal)
-        if record:
-            moves.append((st.decider, program.move_text(st, move)))
-        program.apply(st, move)
+    ask = [chooser(program, st, b) for b in bots]
+    program.play_out(st, ask, moves if record else None, draws=RandomBot.draws(ask))
     return program, st, moves
 
 
