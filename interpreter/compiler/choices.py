@@ -22,6 +22,53 @@ class Choices:
 
     def __init__(self, gen, limits):
         self.gen, self.layout, self.limits = gen, gen.layout, limits
+        self.bound_from: dict = {}      # id(CardChoice) -> (lines setting _cs, their rules by line): binding_cards
+
+    def binder(self, dec: Decision, s: ir.ChooseS):
+        """bind(st, move) of a decision (not a simultaneous one) as straight code, what Decision.bind
+        does without its calls: the value or parts stored; the cards of a move of one type found
+        from the top down among the candidates worked out inline (CardSpec.bind for several types);
+        an option's name, number and cards, and the pc of its block."""
+        gen, head, where = self.gen, ["def _bind(st, move):", _HEAD.rstrip("\n")], {}
+        if dec.kind == "value":
+            return gen.define(f"def _bind(st, move):\n    st.vars[{dec.slot}] = move[0]\n", "_bind")
+        if dec.kind == "parts":
+            slots = "".join(f"V[{slot}], " for _, slot in dec.parts)
+            return gen.define(f"def _bind(st, move):\n    V = st.vars\n    {slots}= move\n", "_bind")
+        if dec.kind == "cards":
+            lines = head + self.bind_cards(dec.cards, s.cards, dec.slot, "move", "    ", where, len(head))
+            return gen.define("\n".join(lines) + "\n", "_bind", where)
+        lines = head + ["    _i, _p = move", f"    V[{dec.slot}] = {gen.k(tuple(n for n, _, _ in dec.options))}[_i]"]
+        for i, ((_, slot, spec), opt) in enumerate(zip(dec.options, s.options)):
+            if spec is not None:
+                lines.append(f"    if _i == {i}:")
+                lines += self.bind_cards(spec, opt.cards, slot, "_p", "        ", where, len(lines))
+        lines.append(f"    V[{dec.option_slot}] = _i")
+        if dec.starts is not None:
+            lines.append(f"    st.pc = {gen.k(dec.starts)}[_i]")
+        return gen.define("\n".join(lines) + "\n", "_bind", where)
+
+    def bind_cards(self, spec: CardSpec, cc: ir.CardChoice, slot: int, move: str, pad: str, where: dict,
+                   at: int) -> list:
+        """Lines storing in V[slot] the cards of the payload `move` (CardSpec.bind): the candidates,
+        then for one type (the usual move) the last n of that type looked for from the top down, so
+        a hand's cards below them are never read; their rules noted in where (the first line is at+1)."""
+        cands, rules = self.bound_from[id(cc)]
+        lines = [pad + line[4:] for line in cands]
+        for line, pos in rules.items():
+            where[at + line - 2] = pos
+        t, k = self.gen.k(spec.type_of), self.gen.k(spec)
+        return lines + [f"{pad}if len({move}) == 1:",
+                        f"{pad}    (_t, _n), = {move}",
+                        f"{pad}    _f = []",
+                        f"{pad}    for _c in reversed(_cs):",
+                        f"{pad}        if {t}[_c] == _t:",
+                        f"{pad}            _f.append(_c)",
+                        f"{pad}            if len(_f) == _n: break",
+                        f"{pad}    _f.reverse()",
+                        f"{pad}    V[{slot}] = _f",
+                        f"{pad}else:",
+                        f"{pad}    V[{slot}] = {k}.bind_types(_cs, {move})"]
 
     def value_moves(self, dec: Decision, s: ir.ChooseS):
         """moves(st) for a choice of one value of a list: each distinct value the `where` allows."""
@@ -163,6 +210,7 @@ class Choices:
             base = base.cards
         if isinstance(base, ir.ZoneRef) and (base is not cc.cards or cc.where is not None):
             lines, where = [f"    _cs = {self.gen.x(base, _TOP)}"], {3: cc.cards.pos}
+        self.bound_from[id(cc)] = (list(lines), dict(where))      # for the decision's bind (binder)
         return self.gen.define("def _cands(st):\n" + _HEAD + "\n".join(lines) + "\n    return _cs\n",
                                "_cands", where)
 

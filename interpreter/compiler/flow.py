@@ -418,6 +418,7 @@ class Flow:
             else "st.decider = st.current"
         self.add_code([f"st.pending = {self.gen.k(dec)}", who, f"st.pc = {here + 1}", "return -1"], False, s.pos)
         if dec.kind != "options":
+            dec.bind = self.choices.binder(dec, s)
             return
         dispatch = self.placeholder()
         starts, jumps = [], []
@@ -432,6 +433,7 @@ class Flow:
         self.ops[dispatch] = ("code", count + [f"return {self.gen.k(tuple(starts))}[V[{dec.option_slot}]]"], False)
         if self.cov is None:        # else the dispatch counts the option taken
             dec.starts = tuple(starts)
+        dec.bind = self.choices.binder(dec, s)
 
     def d_simultaneous(self, s, dec: Simultaneous) -> None:
         """A choice every seat of `each` makes in turn, kept unseen (Simultaneous), then bound at once;

@@ -145,6 +145,10 @@ class CardSpec:
         cands = self.candidates(st)
         if len(payload) == 1:       # one type: the usual move
             return topmost(cands, self.type_of, *payload[0])
+        return self.bind_types(cands, payload)
+
+    def bind_types(self, cands: list, payload) -> list:
+        """The cards of a payload among the candidates: the topmost of each type, type by type."""
         chosen = []
         for t, n in payload:
             chosen.extend(topmost(cands, self.type_of, t, n))
@@ -198,7 +202,8 @@ class Decision:
                                "one part after the other in two choices (limit: --max-moves)")
 
     def bind(self, st, move) -> None:
-        """Store the chosen move in the decision's local slot(s); an option also sets where to go on."""
+        """Store the chosen move in the decision's local slot(s); an option also sets where to go on.
+        (The compiler gives a decision its own bind, the same as straight code: choices.binder.)"""
         kind = self.kind
         if kind == "cards":
             st.vars[self.slot] = self.cards.bind(st, move)
