@@ -419,6 +419,8 @@ class Flow:
         self.add_code([f"st.pending = {self.gen.k(dec)}", who, f"st.pc = {here + 1}", "return -1"], False, s.pos)
         if dec.kind != "options":
             dec.bind = self.choices.binder(dec, s)
+            if dec.kind == "value":
+                dec.value_slot = dec.slot
             return
         dispatch = self.placeholder()
         starts, jumps = [], []

@@ -186,6 +186,8 @@ class Decision:
         self.parts: list = []           # [(name, slot)] of a choice of parts, in their order
         self.moves = None               # set by the compiler: f(st) -> every legal move, in a fixed order
         self.max_moves = 10_000         # Limits.moves, set by the compiler
+        self.value_slot = None          # a choice of a value (not simultaneous): its slot, where play_out
+                                        # stores the move itself (no call to bind)
         self.starts = None              # per option, the pc of its block (set by the compiler: the move
                                         # enters it, with no dispatch op between)
 

@@ -220,7 +220,11 @@ class Program:
                 moves.append((seat, dec.text(move)))
             if st.log is not None:
                 st.log.append((decide, seat, dec.index, move))
-            dec.bind(st, move)
+            slot = dec.value_slot
+            if slot is None:
+                dec.bind(st, move)
+            else:               # a value: what its bind does
+                st.vars[slot] = move[0]
             st.pending = None
             st.moves += 1
             pc = st.pc          # E.run inline: the same loop, the same two ends
