@@ -116,6 +116,50 @@ def test_a_loop_around_an_unasked_decision_names_the_loop(write):
     assert "5,000 steps in turn 1" in str(exc) and "--max-steps" in str(exc)
 
 
+ENDLESS_AFTER_A_MOVE = """
+name: forever3
+players: {min: 2, max: 2}
+turn:
+  steps:
+    - step: main
+      do:
+        - choose: go
+          from: [1, 2]
+        - while: "go > 0"
+          do:
+            - if: "false"
+              then:
+                - choose: never
+                  from: [1]
+end: {when: "turn >= 2"}
+score: 0
+"""
+
+
+def test_a_loop_a_move_starts_names_the_loop_in_a_played_out_game(write):
+    path = write(ENDLESS_AFTER_A_MOVE)
+    game = load_game(path, limits=Limits(steps=5_000))
+    exc = stops(lambda: play_game(game, 2, 0, [make_bot("random", 1), make_bot("random", 2)]), 5)
+    at(exc, path, "while:")
+    assert "5,000 steps in turn 1" in str(exc) and "--max-steps" in str(exc)
+
+
+def test_a_rule_failing_after_a_move_is_named_in_a_played_out_game(write):
+    path = write(ENDLESS_AFTER_A_MOVE.replace('''        - while: "go > 0"
+          do:
+            - if: "false"
+              then:
+                - choose: never
+                  from: [1]
+''', '''        - let xs = later + [go]
+        - let later = [go]
+'''))
+    game = load_game(path)
+    exc = stops(lambda: play_game(game, 2, 0, [make_bot("random", 1), make_bot("greedy", 2)]))
+    at(exc, path, "let xs = later")
+    assert "in turn 1" in str(exc) and "used before it was given a value" in str(exc)
+
+
 def test_the_default_step_limit_stops_within_seconds(write):
     path = write(ENDLESS_WITH_DECISION)
     program = load_game(path).program(2)
