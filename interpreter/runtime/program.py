@@ -179,7 +179,11 @@ class Program:
         dec = st.pending
         if st.log is not None:
             st.log.append((E.DECIDE, st.decider, dec.index, move))
-        dec.bind(st, move)
+        slot = dec.value_slot
+        if slot is None:
+            dec.bind(st, move)
+        else:               # a value: what its bind does
+            st.vars[slot] = move[0]
         st.pending = None
         st.moves += 1
         E.run(st, self.code, self.where, self.limits.steps, self.loops)
