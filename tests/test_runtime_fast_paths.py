@@ -1,5 +1,5 @@
 """The run-time's quick ways of doing common things (a shuffle's draws made in C, a deal without an
-event log, a chosen move bound to cards in C) do exactly what the plain way does: the same cards in
+event log, a chosen move bound to cards in C, a decision's generated bind, the random bots' draws made by play_out) do exactly what the plain way does: the same cards in
 the same places, the same generator state after."""
 from __future__ import annotations
 
@@ -57,3 +57,48 @@ def test_a_bound_move_takes_the_topmost_candidates_of_each_type_in_the_payloads_
     assert spec.bind(None, ((2, 1), (0, 3))) == [6, 2, 5, 7]
     assert spec.bind(None, ((1, 2),)) == [1, 4]
     assert spec.bind(None, ()) == []
+
+
+def test_a_decisions_own_bind_stores_what_the_plain_bind_does():
+    """The generated bind of every kind of decision (a value, cards, an option with cards) leaves the
+    state Decision.bind leaves, for every legal move at the decisions of a played game."""
+    from interpreter.runtime.decisions import Decision
+    kinds = set()
+    for name in ("lixo", "r_eco", "sorting_memo"):
+        program = load_game(str(ROOT / "rulesets" / f"{name}.yaml")).program(2)
+        st, gen = program.new_state(5), random.Random(5)
+        for _ in range(300):
+            if st.over:
+                break
+            dec = st.pending
+            legal = program.legal_moves(st)
+            for move in legal[:12]:
+                own, plain = st.clone(), st.clone()
+                dec.bind(own, move)
+                Decision.bind(dec, plain, move)
+                assert own == plain, (name, dec.name, move)
+            kinds.add(dec.kind)
+            program.apply(st, legal[gen.randrange(len(legal))])
+    assert kinds == {"value", "cards", "options"}
+
+
+def test_random_draws_made_by_play_out_are_the_draws_the_random_bots_make():
+    """play_out drawing the random bots' moves itself (RandomBot.draws) plays the very game that asking
+    each bot's choose_from plays: the same moves, the same end."""
+    from interpreter.seats.bots import RandomBot
+    for name, players in (("lixo", 4), ("r_eco", 3), ("sorting_memo", 2)):
+        program = load_game(str(ROOT / "rulesets" / f"{name}.yaml")).program(players)
+        games = []
+        for inline in (True, False):
+            choosers = [RandomBot(rng.derive(9, k)).choose_from for k in range(players)]
+            draws = RandomBot.draws(choosers)
+            assert draws is not None
+            st, moves = program.new_state(9), []
+            program.play_out(st, choosers, moves, draws=draws if inline else None)
+            games.append((moves, program.result(st)))
+        assert games[0] == games[1] and len(games[0][0]) > 10, name
+
+
+def test_play_out_draws_nothing_itself_for_a_chooser_that_is_not_a_plain_random_bot():
+    from interpreter.seats.bots import RandomBot
+    assert RandomBot.draws([RandomBot(1).choose_from, lambda moves: moves[0]]) is None
