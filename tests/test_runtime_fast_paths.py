@@ -1,6 +1,7 @@
 """The run-time's quick ways of doing common things (a shuffle's draws made in C, a deal without an
-event log, a chosen move bound to cards in C, a decision's generated bind, the random bots' draws made by play_out) do exactly what the plain way does: the same cards in
-the same places, the same generator state after."""
+event log, a chosen move bound to cards in C, a decision's generated bind, the random bots' draws
+made by play_out) do exactly what the plain way does: the same cards in the same places, the same
+generator state after."""
 from __future__ import annotations
 
 import random
