@@ -116,24 +116,12 @@ def test_a_loop_around_an_unasked_decision_names_the_loop(write):
     assert "5,000 steps in turn 1" in str(exc) and "--max-steps" in str(exc)
 
 
-ENDLESS_AFTER_A_MOVE = """
-name: forever3
-players: {min: 2, max: 2}
-turn:
-  steps:
-    - step: main
-      do:
-        - choose: go
+# the same loop, entered after a move: the game is played out (play_out), not stopped in its setup
+ENDLESS_AFTER_A_MOVE = ENDLESS_WITH_DECISION.replace('''        - while: "true"
+''', '''        - choose: go
           from: [1, 2]
         - while: "go > 0"
-          do:
-            - if: "false"
-              then:
-                - choose: never
-                  from: [1]
-end: {when: "turn >= 2"}
-score: 0
-"""
+''')
 
 
 def test_a_loop_a_move_starts_names_the_loop_in_a_played_out_game(write):
@@ -145,15 +133,9 @@ def test_a_loop_a_move_starts_names_the_loop_in_a_played_out_game(write):
 
 
 def test_a_rule_failing_after_a_move_is_named_in_a_played_out_game(write):
-    path = write(ENDLESS_AFTER_A_MOVE.replace('''        - while: "go > 0"
-          do:
-            - if: "false"
-              then:
-                - choose: never
-                  from: [1]
-''', '''        - let xs = later + [go]
-        - let later = [go]
-'''))
+    loop = ENDLESS_AFTER_A_MOVE.index("        - while:")
+    path = write(ENDLESS_AFTER_A_MOVE[:loop] + "        - let xs = later + [go]\n        - let later = [go]\n"
+                 + ENDLESS_AFTER_A_MOVE[ENDLESS_AFTER_A_MOVE.index("end:"):])
     game = load_game(path)
     exc = stops(lambda: play_game(game, 2, 0, [make_bot("random", 1), make_bot("greedy", 2)]))
     at(exc, path, "let xs = later")

@@ -222,6 +222,7 @@ class Program:
                 move = choosers[seat](legal)
             if moves is not None:
                 moves.append((seat, dec.text(move)))
+            # apply() inline, on purpose: a call less a move
             if st.log is not None:
                 st.log.append((decide, seat, dec.index, move))
             slot = dec.value_slot
