@@ -189,13 +189,14 @@ class Program:
         E.run(st, self.code, self.where, self.limits.steps, self.loops)
 
     def play_out(self, st: E.State, choosers: list, moves: list | None = None, watch=None,
-                 draws: list | None = None) -> None:
+                 draws: list | None = None, sizes: list | None = None) -> None:
         """Play st to its end, each seat's move being choosers[seat](its legal moves) — bots that read
         the legal moves alone, asked only when there is more than one — as legal_moves and apply
         would, with fewer calls a move; (seat, move text) of every move is appended to `moves` when
         it is a list, and watch(st, legal moves) is called at every decision before its move is chosen.
         `draws`, per seat the getrandbits of a bot that draws uniformly (RandomBot.bits), stands
-        for the choosers: the very draws RandomBot.choose_from makes, without a call."""
+        for the choosers: the very draws RandomBot.choose_from makes, without a call. (seat, number
+        of legal moves) of every decision is appended to `sizes` when it is a list."""
         code, where, steps, loops, failures = self.code, self.where, self.limits.steps, self.loops, E.RULE_FAILURES
         decide = E.DECIDE
         while not st.over:
@@ -209,6 +210,8 @@ class Program:
             if watch is not None:
                 watch(st, legal)
             n = len(legal)
+            if sizes is not None:
+                sizes.append((seat, n))
             if n == 1:
                 move = legal[0]
             elif draws is not None:     # RandomBot.choose_from's draw: the generator's _randbelow(n)

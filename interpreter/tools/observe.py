@@ -6,6 +6,7 @@ designer's `stats:` at the end, and which rules ran (coverage, with an instrumen
 """
 from __future__ import annotations
 
+from collections import Counter
 from functools import partial
 
 from ..compiler.game import Game
@@ -22,18 +23,19 @@ def observe_game(game: Game, players: int, seed: int, bots: list, track: bool = 
     if coverage:
         program.count_coverage(True)
     st = program.new_state(seed, log=log)
-    decisions, choices, turns = [0] * players, {}, []
-    last_turn = [st.turn]
+    turns, last_turn, sizes = [], [st.turn], []
 
     def watch(st, legal):
-        """Count the decision and its moves; a turn begun since the last one: every seat's standing."""
-        choices[len(legal)] = choices.get(len(legal), 0) + 1
-        decisions[st.decider] += 1
-        if track and st.turn != last_turn[0]:
+        """A turn begun since the last decision: every seat's standing."""
+        if st.turn != last_turn[0]:
             turns.append(standing(program, st))
             last_turn[0] = st.turn
     ask = [chooser(program, st, bot, coverage) for bot in bots]
-    program.play_out(st, ask, moves, watch, RandomBot.draws(ask))
+    program.play_out(st, ask, moves, watch if track else None, RandomBot.draws(ask), sizes)
+    decisions, choices = [0] * players, {}
+    for (seat, n), times in Counter(sizes).items():     # decisions per seat, decisions per number of moves
+        decisions[seat] += times
+        choices[n] = choices.get(n, 0) + times
     result = program.result(st)
     found = {"seed": seed, "scores": result["scores"], "winners": result["winners"], "turns": st.turn,
              "moves": st.moves, "decisions": decisions,
