@@ -113,12 +113,13 @@ class Observer:
     def observe(self, event: tuple) -> None:
         """Take in one event (as the whole truth, or as events.for_seat gave it to this seat)."""
         kind = event[0]
-        if kind == MOVE and self.told:
-            self._carry(event)
-        if kind == MOVE and len(event) > 6 and event[6]:
-            self._move_at_once(event)
-        elif kind == MOVE:
-            self._move(event)
+        if kind == MOVE:                # the most frequent event first
+            if self.told:
+                self._carry(event)
+            if len(event) > 6 and event[6]:
+                self._move_at_once(event)
+            else:
+                self._move(event)
         elif kind == SHUFFLE:
             slots = self.slots[event[1]]
             self._changed.add(event[1])
@@ -312,8 +313,9 @@ class Observer:
         self._changed.add(z)
 
     def observe_all(self, events) -> "Observer":
+        observe = self.observe
         for event in events:
-            self.observe(event)
+            observe(event)
         return self
 
     def _seen(self, src: int, dst: int, cards, bottom: bool = False) -> None:
