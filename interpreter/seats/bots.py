@@ -72,6 +72,7 @@ class GreedyBot(Bot):
     """One-step look-ahead: the move that most raises (own evaluation − best opponent's)."""
 
     name = "greedy"
+    reads_events = False
 
     def choose(self, seat):
         moves = seat.moves
@@ -98,6 +99,7 @@ class AutomaBot(Bot):
     """
 
     name = "automa"
+    reads_events = False
     samples = 2
     width = 6
     depth = 12
