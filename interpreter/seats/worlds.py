@@ -150,14 +150,19 @@ class Dealer:
         there (where is drawn per world), then the cards left (by type, and by kind)."""
         program, view, hidden = self.program, self.view, self.hidden
         self.templates, self.spread, known = {}, [], []
+        # the free places left to deal, per zone in order: fixed but where K is spread over the zone (None)
+        self.free = parts = []
         for z in hidden:
             slots = view.zones[z]
             zone = self.templates[z] = [None] * len(slots)
             if not view.known[z] and slots.count(None) == len(slots):
+                parts.append((z, _places(z, len(slots))))
                 continue                        # nothing known of the zone: every place is free
             need = _place_known(view, z, by_type, zone, known)
             if max(need.values(), default=0) <= 0:
+                parts.append((z, [(z, i) for i, c in enumerate(zone) if c is None]))
                 continue
+            parts.append((z, None))
             free = [i for i, c in enumerate(zone) if c is None]
             left, cards = len(free), []
             for t in sorted(need):
@@ -168,11 +173,11 @@ class Dealer:
                     cards.append(by_type[t].pop())
             self.spread.append((z, free, cards))
         self.known = known
-        # the free places left to deal, per zone in order: fixed where no K is spread over the zone
-        spread = {z for z, _, _ in self.spread}
-        self.free = [(z, None if z in spread else [(z, i) for i, c in enumerate(self.templates[z]) if c is None])
-                     for z in hidden]
-        self.fixed = None if spread else [slot for _, part in self.free for slot in part]
+        self.fixed = None
+        if not self.spread:
+            self.fixed = []
+            for _, part in parts:
+                self.fixed += part
         kinds = view.kinds
         self.most = {z: dict(view.most[z]) for z in hidden if view.most[z]} if view.most else None
         self.by_type = by_type
@@ -459,6 +464,19 @@ def _deal_free(free: list, placed: dict, by_kind: dict, kinds, gen: random.Rando
                 break
             r -= len(cards)
     return misfit
+
+
+_PLACES: dict = {}       # (zone, size) -> [(zone, 0), ..., (zone, size - 1)], never changed
+
+
+def _places(z: int, n: int) -> list:
+    """Every place of a zone of n cards, as _deal_free takes them (the same list each time: it is only read)."""
+    places = _PLACES.get((z, n))
+    if places is None:
+        if len(_PLACES) > 100_000:
+            _PLACES.clear()
+        places = _PLACES[(z, n)] = [(z, i) for i in range(n)]
+    return places
 
 
 def _deal_one_kind(free: list, placed: dict, by_kind: dict, gen: random.Random) -> None:
