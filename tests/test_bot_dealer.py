@@ -84,3 +84,16 @@ def test_a_dealers_plan_deals_the_world_the_deal_without_a_plan_deals(path, play
         assert a.random() == b.random()
         planned += 1
     assert planned >= 2
+
+
+def test_the_dealers_own_shuffle_and_draws_are_the_generators_very_draws():
+    """worlds._shuffle (one bit length worked out per run of sizes) shuffles as Random.shuffle does,
+    at every size; so this Python deals with it, not with Random's slower own methods."""
+    from interpreter.seats import worlds
+    for n in range(300):
+        a, b = random.Random(n), random.Random(n)
+        x, y = list(range(n)), list(range(n))
+        a.shuffle(x)
+        worlds._shuffle(b, y)
+        assert x == y and a.random() == b.random(), n
+    assert worlds.shuffle is worlds._shuffle and worlds.below is worlds._below

@@ -484,18 +484,23 @@ def _deal_one_kind(free: list, placed: dict, by_kind: dict, gen: random.Random) 
     place (in order) gets a card drawn evenly among those left, with the very draws of _deal_free
     (which would find that one kind, or no kind it may hold and then any card: the same list)."""
     cards = list(next(iter(by_kind.values())))
+    if not cards:
+        return
     if below is not _below:             # pragma: no cover - another Python's Random
         for z, i in free:
             placed[z][i] = cards.pop(below(gen, len(cards)))
         return
     getrandbits = gen.getrandbits       # gen._randbelow(n), n > 0, inlined (_draws_match checks the draws)
-    for z, i in free:
-        n = len(cards)
-        k = n.bit_length()
+    n = len(cards)
+    k, low = n.bit_length(), 1 << (n.bit_length() - 1)
+    for z, i in free:                   # n = len(cards), one fewer each place; k its bit length
+        if n < low:
+            k, low = n.bit_length(), 1 << (n.bit_length() - 1)
         r = getrandbits(k)
         while r >= n:
             r = getrandbits(k)
         placed[z][i] = cards.pop(r)
+        n -= 1
 
 
 def _group(items: list, key) -> dict:
@@ -532,13 +537,16 @@ def _shuffle(gen: random.Random, x: list) -> None:
     """gen.shuffle(x) with the generator's very draws, in one loop (a determinised copy shuffles
     every hidden card a few times at each decision)."""
     getrandbits = gen.getrandbits
-    for i in range(len(x) - 1, 0, -1):
-        n = i + 1
+    n = len(x)
+    while n > 1:                        # each run of n of one bit length: k worked out once
         k = n.bit_length()
-        j = getrandbits(k)
-        while j >= n:
+        low = 1 << (k - 1)
+        for n in range(n, low - 1, -1):     # x[n - 1] swapped with x[gen._randbelow(n)]
             j = getrandbits(k)
-        x[i], x[j] = x[j], x[i]
+            while j >= n:
+                j = getrandbits(k)
+            x[n - 1], x[j] = x[j], x[n - 1]
+        n = low - 1
 
 
 def _below(gen: random.Random, n: int) -> int:
