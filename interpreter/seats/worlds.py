@@ -491,16 +491,18 @@ def _deal_one_kind(free: list, placed: dict, by_kind: dict, gen: random.Random) 
             placed[z][i] = cards.pop(below(gen, len(cards)))
         return
     getrandbits = gen.getrandbits       # gen._randbelow(n), n > 0, inlined (_draws_match checks the draws)
-    n = len(cards)
-    k, low = n.bit_length(), 1 << (n.bit_length() - 1)
-    for z, i in free:                   # n = len(cards), one fewer each place; k its bit length
-        if n < low:
-            k, low = n.bit_length(), 1 << (n.bit_length() - 1)
+    top = len(cards) - 1                # the last card's index: a draw below len(cards) is one <= top
+    k = len(cards).bit_length()
+    low = (1 << (k - 1)) - 1            # while top >= low, len(cards) has bit length k
+    for z, i in free:
+        if top < low:
+            k = (top + 1).bit_length()
+            low = (1 << (k - 1)) - 1
         r = getrandbits(k)
-        while r >= n:
+        while r > top:
             r = getrandbits(k)
         placed[z][i] = cards.pop(r)
-        n -= 1
+        top -= 1
 
 
 def _group(items: list, key) -> dict:
@@ -537,16 +539,16 @@ def _shuffle(gen: random.Random, x: list) -> None:
     """gen.shuffle(x) with the generator's very draws, in one loop (a determinised copy shuffles
     every hidden card a few times at each decision)."""
     getrandbits = gen.getrandbits
-    n = len(x)
-    while n > 1:                        # each run of n of one bit length: k worked out once
-        k = n.bit_length()
-        low = 1 << (k - 1)
-        for n in range(n, low - 1, -1):     # x[n - 1] swapped with x[gen._randbelow(n)]
+    i = len(x) - 1
+    while i > 0:                        # x[i] swapped with x[gen._randbelow(i + 1)], i from the top down:
+        k = (i + 1).bit_length()        # k worked out once for each run of i + 1 of one bit length
+        low = (1 << (k - 1)) - 1
+        for i in range(i, low - 1, -1):
             j = getrandbits(k)
-            while j >= n:
+            while j > i:
                 j = getrandbits(k)
-            x[n - 1], x[j] = x[j], x[n - 1]
-        n = low - 1
+            x[i], x[j] = x[j], x[i]
+        i = low - 1
 
 
 def _below(gen: random.Random, n: int) -> int:
