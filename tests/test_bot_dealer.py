@@ -87,7 +87,7 @@ def test_a_dealers_plan_deals_the_world_the_deal_without_a_plan_deals(path, play
 
 
 def test_the_dealers_own_shuffle_and_draws_are_the_generators_very_draws():
-    """worlds._shuffle (one bit length worked out per run of sizes) shuffles as Random.shuffle does,
+    """worlds._shuffle (the generator's draws inlined) shuffles as Random.shuffle does,
     at every size; so this Python deals with it, not with Random's slower own methods."""
     from interpreter.seats import worlds
     for n in range(300):

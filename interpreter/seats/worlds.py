@@ -484,25 +484,18 @@ def _deal_one_kind(free: list, placed: dict, by_kind: dict, gen: random.Random) 
     place (in order) gets a card drawn evenly among those left, with the very draws of _deal_free
     (which would find that one kind, or no kind it may hold and then any card: the same list)."""
     cards = list(next(iter(by_kind.values())))
-    if not cards:
-        return
     if below is not _below:             # pragma: no cover - another Python's Random
         for z, i in free:
             placed[z][i] = cards.pop(below(gen, len(cards)))
         return
     getrandbits = gen.getrandbits       # gen._randbelow(n), n > 0, inlined (_draws_match checks the draws)
-    top = len(cards) - 1                # the last card's index: a draw below len(cards) is one <= top
-    k = len(cards).bit_length()
-    low = (1 << (k - 1)) - 1            # while top >= low, len(cards) has bit length k
     for z, i in free:
-        if top < low:
-            k = (top + 1).bit_length()
-            low = (1 << (k - 1)) - 1
+        n = len(cards)
+        k = n.bit_length()
         r = getrandbits(k)
-        while r > top:
+        while r >= n:
             r = getrandbits(k)
         placed[z][i] = cards.pop(r)
-        top -= 1
 
 
 def _group(items: list, key) -> dict:
@@ -539,16 +532,13 @@ def _shuffle(gen: random.Random, x: list) -> None:
     """gen.shuffle(x) with the generator's very draws, in one loop (a determinised copy shuffles
     every hidden card a few times at each decision)."""
     getrandbits = gen.getrandbits
-    i = len(x) - 1
-    while i > 0:                        # x[i] swapped with x[gen._randbelow(i + 1)], i from the top down:
-        k = (i + 1).bit_length()        # k worked out once for each run of i + 1 of one bit length
-        low = (1 << (k - 1)) - 1
-        for i in range(i, low - 1, -1):
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
             j = getrandbits(k)
-            while j > i:
-                j = getrandbits(k)
-            x[i], x[j] = x[j], x[i]
-        i = low - 1
+        x[i], x[j] = x[j], x[i]
 
 
 def _below(gen: random.Random, n: int) -> int:
