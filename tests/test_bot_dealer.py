@@ -6,6 +6,8 @@
   same cards dealt from the seat's knowledge; on every shipped ruleset and on examples whose rules
   tell facts and announce what zones hold none of, with and without the seat's view.
 - A world played on changes none of the worlds dealt after it (they share no list with it).
+- A Dealer's plan (what the seat's knowledge fixes, worked out once) deals the very world the deal
+  without a plan (_deal_with_knowledge, every place worked out at each world) deals.
 """
 import os
 import random
@@ -14,7 +16,7 @@ import pytest
 
 from interpreter.compiler.game import load_game
 from interpreter.seats.views import view_of
-from interpreter.seats.worlds import Base, determinise, sanitised
+from interpreter.seats.worlds import KNOWN, TOLD, Base, Dealer, determinise, sanitised
 from test_bots import seeded_states
 from test_cli import ROOT
 
@@ -62,3 +64,36 @@ def test_a_world_played_on_changes_none_of_the_worlds_dealt_after_it(path, playe
                 moves = prog.legal_moves(world)
                 prog.apply(world, moves[len(moves) // 2])
         assert base == sanitised(prog, st, seat)     # the Seat's copy itself is untouched
+
+
+@pytest.mark.parametrize("path,players", RULESETS, ids=[os.path.basename(p) for p, _ in RULESETS])
+def test_a_dealers_plan_deals_the_world_the_deal_without_a_plan_deals(path, players):
+    planned = 0
+    for prog, st in states(path, players):
+        seat = st.decider
+        view = view_of(prog, st.log, seat)
+        base = sanitised(prog, st, seat)
+        plan, without = Dealer(prog, base, seat, view), Dealer(prog, base, seat, view)
+        if plan.mode != KNOWN:
+            continue
+        without.mode = TOLD                     # told nothing: the deal of every place afresh
+        a, b = random.Random(3), random.Random(3)
+        for _ in range(3):
+            known_a, known_b = set(), set()
+            assert plan.deal(base, a, known_a) == without.deal(base, b, known_b) and known_a == known_b
+        assert a.random() == b.random()
+        planned += 1
+    assert planned >= 2
+
+
+def test_the_dealers_own_shuffle_and_draws_are_the_generators_very_draws():
+    """worlds._shuffle (the generator's draws inlined) shuffles as Random.shuffle does,
+    at every size; so this Python deals with it, not with Random's slower own methods."""
+    from interpreter.seats import worlds
+    for n in range(300):
+        a, b = random.Random(n), random.Random(n)
+        x, y = list(range(n)), list(range(n))
+        a.shuffle(x)
+        worlds._shuffle(b, y)
+        assert x == y and a.random() == b.random(), n
+    assert worlds.shuffle is worlds._shuffle and worlds.below is worlds._below

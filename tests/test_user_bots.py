@@ -249,6 +249,33 @@ def test_a_seat_holds_nothing_of_the_real_game():
     assert seat.events is not st.log and len(seat.events) < len(st.log)     # others' decisions not among them
 
 
+@pytest.mark.parametrize("ruleset", ["r_eco.yaml", "sorting_memo.yaml", "examples/fireworks.yaml"])
+def test_a_bot_that_reads_no_events_is_given_none_and_the_same_view(ruleset):
+    """reads_events = False: the Seat has no events, and its view, made from the game's events
+    (of which the seat's memory reads only what the seat saw), is the view made from the events as
+    the seat saw them, at every decision of a game."""
+    from interpreter.compiler.game import load_game
+    prog = load_game(os.path.join(ROOT, "rulesets", ruleset)).program(3)
+    st = prog.new_state(4, log=True)
+
+    class Reading(Bot):
+        def choose(self, seat):
+            return seat.moves[0]
+
+    class NotReading(Reading):
+        reads_events = False
+    reading, not_reading = Player(Reading(1), "r", builtin=False), Player(NotReading(1), "n", builtin=False)
+    decisions = 0
+    while not st.over and decisions < 60:
+        moves = prog.legal_moves(st)
+        a, b = reading.seat_for(prog, st, moves), not_reading.seat_for(prog, st, moves)
+        assert b.events is None and a.events is not None
+        assert a.view == b.view
+        prog.apply(st, moves[decisions % len(moves)])
+        decisions += 1
+    assert decisions >= 20
+
+
 def test_a_bot_not_of_ours_that_raises_is_a_bot_error_naming_it():
     prog = game().program(2)
     st = prog.new_state(1)

@@ -62,10 +62,11 @@ class State:
                  "moves", "ending", "extra", "over", "rng", "log", "chance", "script", "evals")
     UNCOMPARED = ("log", "chance", "script", "evals")
 
-    def clone(self, log: bool = True) -> "State":
+    def clone(self, log: bool = True, into: type | None = None) -> "State":
         """A copy to play on; without `log` it keeps no event log, chance record or script
-        (a bot's determinised copy, which must not copy a whole game's log to drop it)."""
-        s = State.__new__(State)
+        (a bot's determinised copy, which must not copy a whole game's log to drop it). `into`: a
+        subclass of State to make the copy of (its own fields left for the caller to set)."""
+        s = State.__new__(State) if into is None else into.__new__(into)
         s.zones = list(map(list.copy, self.zones))   # faster than a comprehension
         s.vars = self.vars[:]
         s.loc = self.loc[:]

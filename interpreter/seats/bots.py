@@ -31,7 +31,9 @@ from ..errors import RuleRuntimeError
 from .player import follow
 from .seat import Bot
 from .specs import Option
-from .rounds import as_unseen, finish_round, in_round
+from ..runtime.simultaneous import Simultaneous
+from .eval_cache import cache_of
+from .rounds import as_unseen, finish_round
 from .views import Observer
 from .worlds import _below, below, margin
 
@@ -83,6 +85,7 @@ class GreedyBot(Bot):
     """One-step look-ahead: the move that most raises (own evaluation − best opponent's)."""
 
     name = "greedy"
+    reads_events = False
 
     def choose(self, seat):
         moves = seat.moves
@@ -109,6 +112,7 @@ class AutomaBot(Bot):
     """
 
     name = "automa"
+    reads_events = False
     samples = 2
     width = 6
     depth = 12
@@ -462,18 +466,20 @@ def rollout(program, st, seat: int, turn: int, gen: random.Random, depth: int, p
     A step goes on from the one-step copy of the move chosen (the very state its move makes),
     not by playing the move again."""
     played[0] = st
+    legal_moves, apply = program.legal_moves, program.apply
     for _ in range(depth):
         if st.over or (st.decider == seat and st.turn > turn):
             break
-        moves = program.legal_moves(st)
+        moves = legal_moves(st)
         if not moves:
             break
         if len(moves) == 1:
-            program.apply(st, moves[0])
+            apply(st, moves[0])
             continue
         if tries and len(moves) > tries:
             moves = [moves[i] for i in sorted(gen.sample(range(len(moves)), tries))]
-        known = as_unseen(st, gen)     # the round's earlier choices stay unseen by this decider too
+        dec = st.pending                # the round's earlier choices stay unseen by this decider too
+        known = as_unseen(st, gen) if type(dec) is Simultaneous else st
         best, trials = best_trials(program, known, moves, st.decider, spare=known is not st)
         pick = gen.randrange(len(best)) if len(best) > 1 else 0
         if known is st:
@@ -491,12 +497,20 @@ def best_trials(program, st, moves: list, seat: int, spare: bool = False) -> tup
     st no more, so the last move is played on st itself (one copy fewer)."""
     best, trials, best_value = [], [], None
     seed, last = st.rng, len(moves) - 1 if spare else -1
+    apply, two = program.apply, program.players == 2 and program.cooperative_fn is None
+    cache = program.eval_cache
+    if cache is None:
+        cache = cache_of(program)
     for i, move in enumerate(moves):
         trial = st if i == last else st.clone()
-        program.apply(trial, move)
-        if in_round(trial):         # a simultaneous choice shows nothing until the round ends
-            finish_round(program, trial, seed)
-        value = margin(program, trial, seat)
+        apply(trial, move)
+        dec = trial.pending         # in_round(trial), inlined:
+        if type(dec) is Simultaneous and trial.vars[dec.kept_slot]:
+            finish_round(program, trial, seed)      # a simultaneous choice shows nothing until the round ends
+        # margin(program, trial, seat) of a copy just played on (no evaluation kept yet), inlined
+        values = cache.values(program, trial) if cache else program.evaluations(trial)
+        trial.evals = (trial.moves, values)
+        value = values[seat] - values[1 - seat] if two else margin(program, trial, seat)
         if best_value is None or value > best_value:
             best, trials, best_value = [move], [trial], value
         elif value == best_value:

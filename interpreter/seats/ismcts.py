@@ -97,6 +97,7 @@ class IsmctsBot(Bot):
     """Information-set MCTS over the seat's knowledge: a new determinised world every `reuse` iterations."""
 
     name = "ismcts"
+    reads_events = False
     iterations = 400
     seconds = 0.0
     rollout = "random"

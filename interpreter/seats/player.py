@@ -98,8 +98,10 @@ class Player:
         if not self.bot.uses_view or st.log is None:
             return
         number = seat.number
+        events = self.bot.reads_events
         self._memory = mem = follow(self._memory, program, number, st.log,
-                                    lambda: (Observer(program, number), []), _feed(program, number))
+                                    lambda: (Observer(program, number), [] if events else None),
+                                    _feed(program, number))
         seat.view, seat.events = mem[5][0].view(), mem[5][1]
 
 
@@ -111,8 +113,13 @@ def _plain(choose_from):
 
 
 def _feed(program, seat: int):
-    """feed(memory, new events): the events as the seat saw them, to its Observer and its list."""
+    """feed(memory, new events): the events as the seat saw them, to its Observer and its list;
+    without a list (a bot that reads no events), the game's events to the Observer, which reads of
+    each only what the seat saw (views.py), as it would of them as the seat saw them."""
     def feed(mem, new):
+        if mem[1] is None:
+            mem[0].observe_all(new)
+            return
         seen = for_seat(program, new, seat)
         mem[0].observe_all(seen)
         mem[1].extend(seen)

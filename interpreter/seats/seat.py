@@ -24,6 +24,7 @@ class Bot:
 
     name = "bot"
     uses_view = True        # reads seat.view or seat.events (the game then keeps its event log)
+    reads_events = True     # reads seat.events (else the seat's memory keeps no list of them)
     looks_ahead = True      # calls seat.world() (a Seat without worlds is cheaper to make)
     options: tuple = ()
 
@@ -42,7 +43,8 @@ class Seat:
     moves     the legal moves: choose returns one of these (text(move) is its canonical text)
     turn      the turn number; decision: which decision of the rules this is
     view      the seat's View (views.py), None when the bot declares uses_view = False
-    events    the game's events as this seat saw them (events.for_seat), or None likewise
+    events    the game's events as this seat saw them (events.for_seat), None likewise, or when the
+              bot declares reads_events = False
     """
 
     view = events = _base = _rng = None     # what a bot that reads no view and makes no world is not given

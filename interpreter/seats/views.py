@@ -113,12 +113,13 @@ class Observer:
     def observe(self, event: tuple) -> None:
         """Take in one event (as the whole truth, or as events.for_seat gave it to this seat)."""
         kind = event[0]
-        if kind == MOVE and self.told:
-            self._carry(event)
-        if kind == MOVE and len(event) > 6 and event[6]:
-            self._move_at_once(event)
-        elif kind == MOVE:
-            self._move(event)
+        if kind == MOVE:                # the most frequent event first
+            if self.told:
+                self._carry(event)
+            if len(event) > 6 and event[6]:
+                self._move_at_once(event)
+            else:
+                self._move(event)
         elif kind == SHUFFLE:
             slots = self.slots[event[1]]
             self._changed.add(event[1])
@@ -152,21 +153,21 @@ class Observer:
         self._changed.add(dst)
         slots, kinds = self.slots, self.kinds
         was_empty = not slots[dst]
-        seen = not isinstance(cards, int) and mask & self.bit
+        counted = isinstance(cards, int)
+        d = cards if counted else len(cards)
+        seen = not counted and mask & self.bit
         if self.bounded and (self.most[src] or self.most[dst]):
-            self._bounds(src, dst, cards if seen else None, cards if isinstance(cards, int) else len(cards))
+            self._bounds(src, dst, cards if seen else None, d)
         if not seen:
-            d = cards if isinstance(cards, int) else len(cards)
             kinds[dst] |= kinds[src]
             self._unseen(src, dst, d, bottom)
+        elif d == 1:                        # most moves: one card
+            c = cards[0]
+            kinds[dst].add(self.card_kind[c])
+            self._seen_one(src, dst, c, bottom)
         else:
-            d = len(cards)
-            if d == 1:                      # most moves: one card
-                kinds[dst].add(self.card_kind[cards[0]])
-                self._seen_one(src, dst, cards[0], bottom)
-            else:
-                kinds[dst].update(map(self.card_kind.__getitem__, cards))
-                self._seen(src, dst, cards, bottom)
+            kinds[dst].update(map(self.card_kind.__getitem__, cards))
+            self._seen(src, dst, cards, bottom)
         if not slots[src]:
             kinds[src] = set()
         self.departures[src] += 1
@@ -312,8 +313,9 @@ class Observer:
         self._changed.add(z)
 
     def observe_all(self, events) -> "Observer":
+        observe = self.observe
         for event in events:
-            self.observe(event)
+            observe(event)
         return self
 
     def _seen(self, src: int, dst: int, cards, bottom: bool = False) -> None:
@@ -323,9 +325,13 @@ class Observer:
         if len(cards) == 1:                 # most moves: one card, its K and place updated in place
             self._seen_one(src, dst, cards[0], bottom)
             return
-        gone = set(cards)
-        kept = None if None in slots else [c for c in slots if c not in gone]
-        if kept is not None and len(kept) == len(slots) - len(gone):    # a fully known zone: close up
+        kept = None
+        if None not in slots:
+            gone = set(cards)
+            kept = [c for c in slots if c not in gone]
+            if len(kept) != len(slots) - len(gone):
+                kept = None
+        if kept is not None:                        # a fully known zone: close up
             slots[:] = kept
         else:                                       # from somewhere unknown: forget the positions
             slots[:] = [None] * max(0, len(slots) - len(cards))

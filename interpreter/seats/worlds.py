@@ -25,9 +25,10 @@ from .told import deal_told
 
 class Base(State):
     """The copy a Seat keeps (sanitised): a State that also keeps the Dealers its worlds are dealt
-    with, per seat and view, worked out at the first world and shared by the rest of the decision."""
+    with, per seat and view, worked out at the first world and shared by the rest of the decision,
+    and, for its seat, the zones hidden from it and their cards in id order (what sanitised laid)."""
 
-    __slots__ = ("dealers",)
+    __slots__ = ("dealers", "seat", "hidden", "pool")
 
 
 def sanitised(program, st, seat: int) -> Base:
@@ -37,21 +38,27 @@ def sanitised(program, st, seat: int) -> Base:
 
     determinise() of this copy deals exactly as determinise() of st: it reads of the hidden zones
     only their sizes and the set of their cards, which the two share."""
-    clone = st.clone(log=False)
-    copy = Base.__new__(Base)
-    for name in State.__slots__:
-        setattr(copy, name, getattr(clone, name))
+    copy = st.clone(log=False, into=Base)
     copy.rng = rng.seed_state(0)
-    mask = 1 << seat
-    hidden = [z for z, vis in enumerate(program.zone_vis) if not vis & mask and copy.zones[z]]
-    pool = sorted(c for z in hidden for c in copy.zones[z])
+    hidden, pool = _hidden(program, copy.zones, seat)
     _lay(copy, hidden, pool)
     follow_places(program, st, copy, hidden)
     forget = getattr(copy.pending, "forget", None)
     if forget is not None:              # the other seats' unseen choices of a simultaneous decision
-        forget(copy, seat)
+        forget(copy, seat)              # (variables only: the cards stay where they were laid)
     copy.dealers = {}
+    copy.seat, copy.hidden, copy.pool = seat, hidden, pool
     return copy
+
+
+def _hidden(program, zones: list, seat: int) -> tuple:
+    """(the zones hidden from seat that hold cards, their cards in id order)."""
+    mask, pool = 1 << seat, []
+    hidden = [z for z, vis in enumerate(program.zone_vis) if not vis & mask and zones[z]]
+    for z in hidden:
+        pool += zones[z]
+    pool.sort()                         # sorted: the real places never show
+    return hidden, pool
 
 
 def _lay(copy, hidden: list, pool: list) -> None:
@@ -121,10 +128,11 @@ class Dealer:
 
     def __init__(self, program, st, seat: int, view=None):
         self.program, self.seat, self.view = program, seat, view     # not st: a Base keeps its Dealers
-        mask = 1 << seat
-        zones = st.zones
-        hidden = self.hidden = [z for z, vis in enumerate(program.zone_vis) if not vis & mask and zones[z]]
-        self.pool = sorted(c for z in hidden for c in zones[z])     # sorted: the real places never show
+        if type(st) is Base and st.seat == seat:    # what sanitised worked out (read, never changed)
+            hidden, self.pool = st.hidden, st.pool
+        else:
+            hidden, self.pool = _hidden(program, st.zones, seat)
+        self.hidden = hidden
         self.named = _named_places(program, st, hidden)
         self.mode = SHUFFLED
         if view is not None and _knowledge_fits(view, st, hidden):
@@ -142,14 +150,19 @@ class Dealer:
         there (where is drawn per world), then the cards left (by type, and by kind)."""
         program, view, hidden = self.program, self.view, self.hidden
         self.templates, self.spread, known = {}, [], []
+        # the free places left to deal, per zone in order: fixed but where K is spread over the zone (None)
+        self.free = parts = []
         for z in hidden:
             slots = view.zones[z]
             zone = self.templates[z] = [None] * len(slots)
             if not view.known[z] and slots.count(None) == len(slots):
+                parts.append((z, _places(z, len(slots))))
                 continue                        # nothing known of the zone: every place is free
             need = _place_known(view, z, by_type, zone, known)
             if max(need.values(), default=0) <= 0:
+                parts.append((z, [(z, i) for i, c in enumerate(zone) if c is None]))
                 continue
+            parts.append((z, None))
             free = [i for i, c in enumerate(zone) if c is None]
             left, cards = len(free), []
             for t in sorted(need):
@@ -160,6 +173,11 @@ class Dealer:
                     cards.append(by_type[t].pop())
             self.spread.append((z, free, cards))
         self.known = known
+        self.fixed = None
+        if not self.spread:
+            self.fixed = []
+            for _, part in parts:
+                self.fixed += part
         kinds = view.kinds
         self.most = {z: dict(view.most[z]) for z in hidden if view.most[z]} if view.most else None
         self.by_type = by_type
@@ -189,6 +207,7 @@ class Dealer:
         """The plan's known places, K spread at random over each short zone's free places, then the
         rest (_fill_rest's deal, from the plan's cards left)."""
         placed = {z: zone[:] for z, zone in self.templates.items()}
+        left = {}                           # per zone K is spread over: its places left free, in order
         for z, free, cards in self.spread:
             free = free[:]
             shuffle(gen, free)
@@ -196,6 +215,7 @@ class Dealer:
             for c in cards:
                 at -= 1
                 zone[free[at]] = c
+            left[z] = sorted(free[:at])
         if known is not None:
             known.update(self.known)
         hidden, kinds = self.hidden, self.view.kinds
@@ -203,12 +223,21 @@ class Dealer:
             deal_bounded(self.program, placed, {t: cs[:] for t, cs in self.by_type.items()}, kinds,
                          {z: dict(m) for z, m in self.most.items()}, gen, below, shuffle)
         else:
-            free = [(z, i) for z in hidden for i, c in enumerate(placed[z]) if c is None]
+            free = self.fixed
+            if free is None:
+                free = []
+                for z, part in self.free:
+                    free += [(z, i) for i in left[z]] if part is None else part
+            elif self.mixed:
+                free = free[:]              # the plan's own list: shuffled below
             if self.mixed:
                 shuffle(gen, free)
                 if self.sized:
                     free.sort(key=lambda slot: len(kinds[slot[0]]))
-            if _deal_free(free, placed, {k: cs[:] for k, cs in self.by_kind.items()}, kinds, gen) and kinds:
+            by_kind = self.by_kind
+            if len(by_kind) == 1 and len(free) == sum(map(len, by_kind.values())):
+                _deal_one_kind(free, placed, by_kind, gen)  # no misfit to repair: every card is of its kind
+            elif _deal_free(free, placed, {k: cs[:] for k, cs in by_kind.items()}, kinds, gen) and kinds:
                 _repair_kinds(self.program, placed, free, kinds)
         zones, loc = copy.zones, copy.loc
         for z in hidden:
@@ -435,6 +464,38 @@ def _deal_free(free: list, placed: dict, by_kind: dict, kinds, gen: random.Rando
                 break
             r -= len(cards)
     return misfit
+
+
+_PLACES: dict = {}       # (zone, size) -> [(zone, 0), ..., (zone, size - 1)], never changed
+
+
+def _places(z: int, n: int) -> list:
+    """Every place of a zone of n cards, as _deal_free takes them (the same list each time: it is only read)."""
+    places = _PLACES.get((z, n))
+    if places is None:
+        if len(_PLACES) > 100_000:
+            _PLACES.clear()
+        places = _PLACES[(z, n)] = [(z, i) for i in range(n)]
+    return places
+
+
+def _deal_one_kind(free: list, placed: dict, by_kind: dict, gen: random.Random) -> None:
+    """_deal_free when the cards left are all of one kind and as many as the free places: each
+    place (in order) gets a card drawn evenly among those left, with the very draws of _deal_free
+    (which would find that one kind, or no kind it may hold and then any card: the same list)."""
+    cards = list(next(iter(by_kind.values())))
+    if below is not _below:             # pragma: no cover - another Python's Random
+        for z, i in free:
+            placed[z][i] = cards.pop(below(gen, len(cards)))
+        return
+    getrandbits = gen.getrandbits       # gen._randbelow(n), n > 0, inlined (_draws_match checks the draws)
+    for z, i in free:
+        n = len(cards)
+        k = n.bit_length()
+        r = getrandbits(k)
+        while r >= n:
+            r = getrandbits(k)
+        placed[z][i] = cards.pop(r)
 
 
 def _group(items: list, key) -> dict:
