@@ -272,8 +272,14 @@ class CodeGen:
             return f"({self.gf_count(e, env, a.left)} + {self.gf_count(e, env, a.right)})"   # no joined list
         # true/false per card, a lookup each (a comprehension takes fewer instructions than sum(map(...)))
         table, c = self.count_table(a), self.fresh("c")
+        whole = isinstance(a, ir.Filter) and _one_zone(a.cards)
+        if table is not None and whole:     # fewer still: the cards that pass, met in C (a zone holds a card once)
+            return f"len({self.passing(table)}.intersection({self.x(a.cards, env)}))"
         if table is not None:
             return f"len([{c} for {c} in {self.x(a.cards, env)} if {self.k(table)}[{c}]])"
+        ids = percard.keyed_ids(self, a.cond, env) if whole else None
+        if ids is not None:         # the same, with the set of the value the test compares with (read first, once)
+            return f"len({ids}.intersection({self.x(a.cards, env)}))"
         row = percard.keyed_row(self, a.cond, env) if isinstance(a, ir.Filter) else None
         if row is not None:         # the same, in the row of the value the test compares with (read first, once)
             r = self.fresh("r")
@@ -635,6 +641,11 @@ def family_pos(fam: dict, key, e, players: int):
         raise RuleRuntimeError(e.index.pos, f"{show(key, True)} is not an index of zone family '{e.decl.name}': "
                                f"with {players} players its values are {shown}")
     return fam[key]
+
+
+def _one_zone(e) -> bool:
+    """Whether e is the cards of one zone (never a card twice)."""
+    return isinstance(e, ir.ZoneRef) or isinstance(e, ir.Local) and e.type == "zone"
 
 
 def _plain_read(src: str) -> bool:
