@@ -58,18 +58,20 @@ class CodeGen:
         self.tmp += 1
         return f"_{stem}{self.tmp}"
 
-    def lam(self, e):
-        """A function f(st, c) for an expression (decisions, scoring, bots)."""
+    def lam(self, e, seated: bool = True):
+        """A function f(st, c) for an expression (decisions, scoring, bots); `seated`: st.me is a
+        seat whenever it runs (not so for the first player, worked out before anyone is `me`)."""
         # called once per card: a part that depends on the card's type only is a table lookup
-        return self.function_of(self.x(e, percard.loop_env({}, "c", open_=False)[0]), e.pos)
+        return self.function_of(self.x(e, percard.loop_env({}, "c", open_=False)[0]), e.pos, seated)
 
     def seat_lam(self, e):
         """A function f(st, c) for a seat (who decides), checked to be one."""
         return self.function_of(self.seat_src(e, {"@card": "c"}), e.pos)
 
-    def function_of(self, src: str, pos):
+    def function_of(self, src: str, pos, seated: bool = True):
         """The function f(st, c) that returns the expression `src` (the rule at pos)."""
-        return self.define(f"def _f(st, c):\n    Z = st.zones; V = st.vars\n    return {src}\n", "_f", {3: pos})
+        src, zones = read_zones_once(src, seated)
+        return self.define(f"def _f(st, c):\n{prologue(src, zones)}    return {src}\n", "_f", {3: pos})
 
     def define(self, text: str, name: str, where: dict | None = None):
         """Compile generated text and return the function `name` it defines; `where` maps its line
@@ -641,6 +643,37 @@ def family_pos(fam: dict, key, e, players: int):
         raise RuleRuntimeError(e.index.pos, f"{show(key, True)} is not an index of zone family '{e.decl.name}': "
                                f"with {players} players its values are {shown}")
     return fam[key]
+
+
+_STATE_PARTS = (("Z", "st.zones"), ("V", "st.vars"), ("L", "st.loc"))
+
+
+def prologue(body: str, more: tuple = ()) -> str:
+    """The first line of a generated function: the parts of the state its body reads named once
+    (then `more` names bound after them), or an empty line (line numbers stay where they were)."""
+    reads = body + " ".join(more)
+    binds = [f"{name} = {part}" for name, part in _STATE_PARTS if re.search(rf"\b{name}\b", reads)] + list(more)
+    return "    " + "; ".join(binds) + "\n" if binds else "\n"
+
+
+def read_zones_once(src: str, seated: bool) -> tuple:
+    """(src, bindings) with each zone that src reads more than once by a constant index, or `me`'s
+    zone (`Z[N + st.me]`, when st.me is a seat), read once before: such a read cannot fail, and an
+    expression changes no zone."""
+    pieces = once.TEXT.split(src)           # code and text literals, alternately: a text is never touched
+    counts: dict = {}
+    for code in pieces[::2]:
+        for m in _ZONE_READ.finditer(code):
+            if seated or m.group(2) is None:
+                counts[m.group(0)] = counts.get(m.group(0), 0) + 1
+    names = {read: f"_y{k}" for k, read in enumerate(r for r, n in counts.items() if n > 1)}
+    if not names:
+        return src, ()
+    pieces[::2] = [_ZONE_READ.sub(lambda m: names.get(m.group(0), m.group(0)), code) for code in pieces[::2]]
+    return "".join(pieces), tuple(f"{name} = {read}" for read, name in names.items())
+
+
+_ZONE_READ = re.compile(r"(?<![\w.])Z\[(\d+)( \+ st\.me)?\]")
 
 
 def _one_zone(e) -> bool:

@@ -17,6 +17,7 @@ from ..frontend import ir
 from ..runtime.decisions import Decision
 from ..runtime.simultaneous import Simultaneous
 from .choices import Choices
+from .codegen import prologue
 from .fold import changers, may_change
 from .statements import Line
 
@@ -267,11 +268,11 @@ class Flow:
         for i, lines in enumerate(merged):
             if lines is None:
                 continue
-            src.append(f"def op_{i}(st):\n    Z = st.zones; V = st.vars; L = st.loc\n"
-                       + "".join(f"    {line}\n" for line in lines))
+            body = "".join(f"    {line}\n" for line in lines)
+            src.append(f"def op_{i}(st):\n{prologue(body)}{body}")
             for k, line in enumerate(lines):
                 where[n + 2 + k] = line.pos
-            n += 3 + len(lines)         # the def line, the Z = ... line, the body, the blank line between
+            n += 3 + len(lines)         # the def line, the prologue line, the body, the blank line between
         ns = dict(self.gen.ns)
         exec(self.gen.compile_source("\n".join(src), where), ns)    # generated text, never ruleset text
         self.code = [ns[f"op_{i}"] if merged[i] is not None else self.ops[i][1] for i in range(len(self.ops))]

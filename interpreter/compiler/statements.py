@@ -11,6 +11,7 @@ from ..errors import Diagnostic, RulesetError
 from ..frontend import ir
 from ..runtime import announce, tell
 from . import percard, told
+from .codegen import prologue
 from ..frontend.check.trees import nodes
 from .fold import NO
 
@@ -35,8 +36,8 @@ class StatementGen:
         """Compile a block into a standalone function f(st) (triggers), `head` its first lines."""
         lines = list(head) + self.lines(stmts) or ["pass"]
         where = {3 + k: getattr(line, "pos", None) for k, line in enumerate(lines)}
-        return self.gen.define(f"def {name}(st):\n    Z = st.zones; V = st.vars; L = st.loc\n"
-                               + "".join(f"    {line}\n" for line in lines), name, where)
+        body = "".join(f"    {line}\n" for line in lines)
+        return self.gen.define(f"def {name}(st):\n{prologue(body)}{body}", name, where)
 
     def lines(self, stmts) -> list:
         out = []
