@@ -332,3 +332,33 @@ def test_a_bots_evaluation_reading_a_zone_often_gives_what_it_gave(make):
     assert p.eval_fn(st, None) == 3 * 10 + 3 + 6        # seat 0 (me) holds every chip
     st.me = 1
     assert p.eval_fn(st, None) == 0
+
+
+def test_an_if_or_end_check_on_any_or_all_asks_its_truth_without_making_it_true_or_false():
+    from interpreter.compiler.codegen import truth_only
+    assert truth_only("bool((not Z[7]) or (not Z[8]))") == "((not Z[7]) or (not Z[8]))"
+    assert truth_only("bool(a) or bool(b)") == "bool(a) or bool(b)"      # not one call: kept
+    assert truth_only("bool(')' or V[1])") == "(')' or V[1])"            # a bracket in a text does not count
+
+
+def test_an_end_condition_made_of_any_ends_the_game_as_before(make):
+    p = make("""
+        name: anyend
+        players: {min: 2, max: 2}
+        cards:
+          chip: {count: 4, start: bank}
+        zones:
+          bank: {visible: everyone}
+          hand: {owner: each, visible: everyone}
+        turn:
+          steps:
+            - step: take
+              do: ["move top of bank to hand"]
+        end: {when: "any(count(hand(p)) >= 2 for p in seats)"}
+        score: count(hand)
+    """)
+    assert "bool(" not in p.source
+    st = p.new_state(0)
+    while not st.over:
+        p.apply(st, p.legal_moves(st)[0])
+    assert st.turn == 3 and [len(st.zones[p.zone_names.index(f"hand({k})")]) for k in (0, 1)] == [2, 1]

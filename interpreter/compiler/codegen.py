@@ -110,6 +110,11 @@ class CodeGen:
                 return src
         return getattr(self, "g_" + type(e).__name__)(e, env)
 
+    def test(self, e, env: dict) -> str:
+        """Source for an expression whose truth only is asked (an if, an end check, a loop's test):
+        an `any` or `all` of a few parts without the call that makes its value true or false."""
+        return truth_only(self.x(e, env))
+
     def named_once(self, e, env: dict) -> str:
         """Source for a whole expression, each derived value it reads more than once worked out
         once (once.py)."""
@@ -676,6 +681,19 @@ def read_zones_once(src: str, seated: bool) -> tuple:
 
 
 _ZONE_READ = re.compile(r"(?<![\w.])Z\[(\d+)( \+ st\.me)?\]")
+
+
+def truth_only(src: str) -> str:
+    """src without its outer `bool(...)` (logical's), when that call is the whole of it."""
+    if not src.startswith("bool("):
+        return src
+    depth = 0
+    code = once.TEXT.sub(lambda m: "_" * len(m.group(0)), src)   # brackets inside a text do not count
+    for i in range(4, len(code)):
+        depth += (code[i] == "(") - (code[i] == ")")
+        if depth == 0:
+            return src[4:] if i == len(src) - 1 else src
+    return src
 
 
 def _one_zone(e) -> bool:

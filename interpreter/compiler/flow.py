@@ -309,7 +309,7 @@ class Flow:
         # the check is left out after a step that cannot change the end condition; the first step
         # also sees what the setup and the turn change did
         first = stmt is rules.steps[0]
-        test = [f"if not st.ending and {self.gen.x(rules.end_when, {})}: st.ending = True"] \
+        test = [f"if not st.ending and {self.gen.test(rules.end_when, {})}: st.ending = True"] \
             if first or may_change(rules, rules.end_when, body) else []
         check = self.add_code(test, True, rules.end_when.pos)
         lines = [] if name in rules.finish else [f"if st.ending: return {check}"]
@@ -366,9 +366,9 @@ class Flow:
         self.emit_block(s.orelse)
         end = len(self.ops)
         if self.cov is None:
-            self.ops[test] = ("code", [f"return {test + 1} if {self.gen.x(s.cond, {})} else {else_pc}"], False)
+            self.ops[test] = ("code", [f"return {test + 1} if {self.gen.test(s.cond, {})} else {else_pc}"], False)
         else:
-            self.ops[test] = ("code", [f"if {self.gen.x(s.cond, {})}:", f"    {self.cov.ran(s, 'then')}",
+            self.ops[test] = ("code", [f"if {self.gen.test(s.cond, {})}:", f"    {self.cov.ran(s, 'then')}",
                                        f"    return {test + 1}", self.cov.ran(s, "else"), f"return {else_pc}"], False)
         self.ops[jump] = ("code", [f"return {end}"], False)
         self.op_pos[test] = s.pos
@@ -395,7 +395,7 @@ class Flow:
         self.emit_block(s.body)
         self.add_code([f"return {head}"], False)
         end = len(self.ops)
-        self.ops[head] = ("code", [f"return {head + 1} if {self.gen.x(s.cond, {})} else {end}"], False)
+        self.ops[head] = ("code", [f"return {head + 1} if {self.gen.test(s.cond, {})} else {end}"], False)
         self.op_pos[head] = s.pos
         self.loops.append((head, end, s.pos))
 

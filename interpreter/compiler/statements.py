@@ -117,7 +117,7 @@ class StatementGen:
         known = gen.fold.try_const(s.cond)
         if known is not NO:     # e.g. players > 2: the branch that cannot run is left out (and unchecked)
             return (self.counted(s, "then", s.then) if known else self.counted(s, "else", s.orelse)) or ["pass"]
-        out = [f"if {gen.x(s.cond, {})}:"] + indent(self.counted(s, "then", s.then) or ["pass"])
+        out = [f"if {gen.test(s.cond, {})}:"] + indent(self.counted(s, "then", s.then) or ["pass"])
         orelse = self.counted(s, "else", s.orelse)
         if orelse:
             out += ["else:"] + indent(orelse)
@@ -140,7 +140,7 @@ class StatementGen:
     def l_WhileS(self, s):
         gen = self.gen
         n = gen.fresh("n")
-        return [f"{n} = 0", f"while {gen.x(s.cond, {})}:"] + indent(self.lines(s.body) + [
+        return [f"{n} = 0", f"while {gen.test(s.cond, {})}:"] + indent(self.lines(s.body) + [
             f"{n} += 1", f"if {n} > {gen.limits.loops}: _h.endless({gen.limits.loops}, {gen.k(s.pos)}, st)"])
 
     def l_RevealS(self, s):
