@@ -24,8 +24,7 @@ from .fold import NO, Folder, Scratch, subexpressions, subst
 MAX_TABLE_TYPES = 10_000     # more card types than this: a part is worked out per card (compiling stays quick)
 # The only built-in names generated code can reach (no __import__, open, eval, getattr, ...).
 _BUILTINS = {name: getattr(builtins, name) for name in (
-    "abs", "all", "any", "bool", "filter", "len", "list", "map", "max", "min", "range", "reversed", "set", "sum",
-    "tuple")}
+    "abs", "all", "any", "bool", "len", "list", "map", "max", "min", "range", "reversed", "set", "sum", "tuple")}
 
 
 class CodeGen:
@@ -362,8 +361,7 @@ class CodeGen:
         table = self.type_table(keep) if percard.type_only(keep) else None
         if table is None:
             return None
-        # the empty zones passed over in C (a run of cards made of an empty zone costs several times more)
-        none = f"{self.passing(table)}.isdisjoint({self.k(_FLAT)}(filter(None, {zones})))"
+        none = f"{self.passing(table)}.isdisjoint({self.k(_FLAT)}({zones}))"
         return f"(not {none})", none
 
     def none_of_type(self, count, env):
