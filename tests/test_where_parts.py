@@ -377,3 +377,22 @@ def test_whether_a_type_only_where_has_a_card_in_one_zone_stops_at_the_first_car
     line = next(x.strip() for x in p.source.splitlines() if x.strip().startswith(f"V[{slot}] = "))
     # the ids of the cards that pass, as a set the zone is asked against: no call per card, no list made
     assert line.startswith(f"V[{slot}] = (not K") and ".isdisjoint(Z[" in line
+
+
+def test_whether_known_zones_hold_one_of_fewer_cards_than_zones_asks_where_those_cards_lie(make):
+    text = edit(WHERE, "            - {choose: go, options: {ok: {}}}\n",
+                "            - let g4_out = sum(count(pile[s] where colour == 'green' and rank == 4) for s in spots) == 0\n"
+                "            - let r4_out = sum(count(pile[s] where colour == 'red' and rank == 4) for s in spots) == 0\n"
+                "            - {choose: go, options: {ok: {}}}\n")
+    p = make(text)
+    st = p.new_state(0)
+    piles = [a for z in p.zone_names if z.startswith("pile") for a in cards_of(p, st, z)]
+    assert any(a.get("colour") == "red" and a.get("rank") == 4 for a in piles)      # red:4 was dealt to a pile
+    assert not any(a.get("colour") == "green" and a.get("rank") == 4 for a in piles)    # green:4 to the hand
+    assert (local(p, st, "g4_out"), local(p, st, "r4_out")) == (True, False)
+    assert p.source.count("map(L.__getitem__, ") >= 2       # one card passes, four zones: where it lies
+    p = make(edit(text, """      - for: s in spots
+        do: ["move top of deck to pile[s]"]
+""", ""))
+    st = p.new_state(0)
+    assert (local(p, st, "g4_out"), local(p, st, "r4_out")) == (True, True)

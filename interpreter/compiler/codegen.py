@@ -41,6 +41,7 @@ class CodeGen:
         self.tables: dict = {}          # values per card type -> the per-card table (shared)
         self.zone_tables: dict = {}     # zone family name -> the name of its table from index value to zone
         self.passing_sets: dict = {}    # id of a per-card table of truth values -> (it, the ids that pass)
+        self.lying: dict = {}           # (those ids' name, zones) -> lying_in's source
 
     # ---- constants and names ----
     def k(self, value) -> str:
@@ -352,17 +353,29 @@ class CodeGen:
             return None
         arg = g.expr.args[0]
         cards, keep = (arg.cards, arg.cond) if isinstance(arg, ir.Filter) else (arg, None)
-        zones = self.zones_of(g, cards, keep)
-        if zones is None:
+        picks = self.zone_picks(g, cards, keep)
+        if picks is None:
             return None
+        zones = self.zones_src(picks)
         if keep is None:
             some = f"any(map(len, {zones}))"
             return some, f"(not {some})"
         table = self.type_table(keep) if percard.type_only(keep) else None
         if table is None:
             return None
-        none = f"{self.passing(table)}.isdisjoint({self.k(_FLAT)}({zones}))"
+        none = self.lying_in(table, picks) or f"{self.passing(table)}.isdisjoint({self.k(_FLAT)}({zones}))"
         return f"(not {none})", none
+
+    def lying_in(self, table, picks: list):
+        """Source that is True when no card that passes lies in the zones `picks`, asked of where each
+        such card lies (st.loc) until one is in them, when there are fewer such cards than zones (a
+        walk over the zones costs more per zone than this per card); else None."""
+        key = (self.passing(table), tuple(picks))   # one name per pair: the same text where asked again
+        if key not in self.lying:
+            ids = self.passing_sets[id(table)][1]
+            self.lying[key] = None if len(ids) > len(picks) else \
+                f"{self.k(frozenset(picks))}.isdisjoint(map(L.__getitem__, {self.k(tuple(sorted(ids)))}))"
+        return self.lying[key]
 
     def none_of_type(self, count, env):
         """Source that is True when `count(CARDS where TEST)` has no card, when TEST reads only the
@@ -383,17 +396,23 @@ class CodeGen:
     def zones_of(self, g: ir.Gen, cards, keep):
         """Source for the zones `cards` names for each value of a constant list (a slice of Z, or
         their indices), when neither the zones' owner nor the test reads the value; else None."""
+        picks = self.zone_picks(g, cards, keep)
+        return None if picks is None else self.zones_src(picks)
+
+    def zones_src(self, picks: list) -> str:
+        """Source for the zones of these indexes, in order (a slice of Z, or a lookup of each)."""
+        run = zone_run(picks)
+        return f"Z[{run[0]}:{run[1]}]" if run else f"map(Z.__getitem__, {self.k(tuple(picks))})"
+
+    def zone_picks(self, g: ir.Gen, cards, keep):
+        """The indexes of the zones of zones_of, or None."""
         values = self.fold.try_const(g.iterable)
         if not (isinstance(values, list) and isinstance(cards, ir.ZoneRef) and not cards.decl.per_player
                 and isinstance(cards.index, ir.Local) and cards.index.slot == g.slot):
             return None
         if keep is not None and any(isinstance(x, ir.Local) and x.slot == g.slot for x in subexpressions(keep)):
             return None
-        picks = self.family_zones(cards.decl, values)
-        if picks is None:
-            return None             # a value that is not an index fails as it runs, as before
-        run = zone_run(picks)
-        return f"Z[{run[0]}:{run[1]}]" if run else f"map(Z.__getitem__, {self.k(tuple(picks))})"
+        return self.family_zones(cards.decl, values)    # None: a value that is not an index fails as it runs
 
     def family_zones(self, decl, values: list):
         """The zone of family `decl` each value picks, or None if one is not an index of it."""
