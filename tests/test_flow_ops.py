@@ -303,26 +303,29 @@ def test_a_zone_a_function_reads_twice_by_a_constant_or_by_me_is_read_once_befor
     assert src == "(Z[4 + st.me], Z[4 + st.me], _y0, _y0, 'Z[2]')" and binds == ("_y0 = Z[2]",)
 
 
+CHIPS = """
+    name: chips
+    players: {min: 2, max: 2}
+    cards:
+      chip: {for: {colour: [red, blue]}, name: "{colour}", count: 3, start: bank}
+    zones:
+      bank: {visible: everyone}
+      hand: {owner: each, visible: everyone}
+    turn:
+      steps:
+        - step: take
+          do:
+            - {choose: pick, cards: bank, count: 1}
+            - move pick to hand
+    end: {when: "any(count(hand(p)) >= 2 for p in seats)"}
+    score: count(hand)
+    bots:
+      eval: count(hand where colour == 'red') * 10 + count(hand where colour == 'blue') + count(hand)
+"""
+
+
 def test_a_bots_evaluation_reading_a_zone_often_gives_what_it_gave(make):
-    p = make("""
-        name: evals
-        players: {min: 2, max: 2}
-        cards:
-          chip: {for: {colour: [red, blue]}, name: "{colour}", count: 3, start: bank}
-        zones:
-          bank: {visible: everyone}
-          hand: {owner: each, visible: everyone}
-        turn:
-          steps:
-            - step: take
-              do:
-                - {choose: pick, cards: bank, count: 1}
-                - move pick to hand
-        end: {when: "count(bank) == 0"}
-        score: count(hand)
-        bots:
-          eval: count(hand where colour == 'red') * 10 + count(hand where colour == 'blue') + count(hand)
-    """)
+    p = make(CHIPS)
     st = p.new_state(0)
     bank, hand = p.zone_names.index("bank"), p.zone_names.index("hand(0)")
     for c in st.zones[bank]:
@@ -342,21 +345,7 @@ def test_an_if_or_end_check_on_any_or_all_asks_its_truth_without_making_it_true_
 
 
 def test_an_end_condition_made_of_any_ends_the_game_as_before(make):
-    p = make("""
-        name: anyend
-        players: {min: 2, max: 2}
-        cards:
-          chip: {count: 4, start: bank}
-        zones:
-          bank: {visible: everyone}
-          hand: {owner: each, visible: everyone}
-        turn:
-          steps:
-            - step: take
-              do: ["move top of bank to hand"]
-        end: {when: "any(count(hand(p)) >= 2 for p in seats)"}
-        score: count(hand)
-    """)
+    p = make(CHIPS)
     assert "bool(" not in p.source
     st = p.new_state(0)
     while not st.over:
