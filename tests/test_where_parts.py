@@ -15,7 +15,7 @@ from interpreter.compiler import once, percard
 from interpreter.compiler.codegen import CodeGen
 from interpreter.compiler.game import load_game
 from interpreter.errors import RuleRuntimeError, RulesetError
-from language_helpers import edit, local, make, names, write  # noqa: F401
+from language_helpers import edit, local, make, names, var, write  # noqa: F401
 
 # the cards both test rulesets deal: 12 coloured, ranked cards (and each adds its jokers)
 DECK = """    params:
@@ -396,3 +396,35 @@ def test_whether_known_zones_hold_one_of_fewer_cards_than_zones_asks_where_those
 """, ""))
     st = p.new_state(0)
     assert (local(p, st, "g4_out"), local(p, st, "r4_out")) == (True, True)
+
+
+def test_a_trigger_that_asks_whether_known_zones_hold_a_card_does_not_count_the_cards_being_taken(make):
+    # slot[1]'s trigger runs while the gem taken from it is out of every zone: no slot holds it then
+    p = make("""
+        name: limbo
+        players: {min: 2, max: 2}
+        params:
+          spots: [1, 2, 3]
+        cards:
+          gem: {count: 1, start: box, attrs: {shiny: "true"}}
+          rock: {count: 4, start: box, attrs: {shiny: "false"}}
+        zones:
+          box: {visible: everyone}
+          slot: {per: spots, visible: everyone, on_empty: ["set gone = sum(count(slot[s] where shiny) for s in spots) == 0"]}
+          hand: {owner: each, visible: everyone}
+        vars:
+          gone: {initial: "false"}
+        setup:
+          - move box where shiny to slot[1]
+          - move top 2 of slot[1] to hand(0)
+          - let asked = sum(count(slot[s] where shiny) for s in spots) == 0
+        turn:
+          steps:
+            - step: wait
+              do: [{choose: go, options: {ok: {}}}]
+        end: {when: "turn >= 1"}
+        score: 0
+    """)
+    st = p.new_state(0)
+    assert var(p, st, "gone") is True and local(p, st, "asked") is True
+    assert len(st.zones[p.zone_names.index("hand(0)")]) == 1

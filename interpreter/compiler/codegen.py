@@ -42,6 +42,7 @@ class CodeGen:
         self.zone_tables: dict = {}     # zone family name -> the name of its table from index value to zone
         self.passing_sets: dict = {}    # id of a per-card table of truth values -> (it, the ids that pass)
         self.lying: dict = {}           # (those ids' name, zones) -> lying_in's source
+        self.limbo = 0      # > 0 while writing code that may run with cards out of every zone (st.loc not yet theirs)
 
     # ---- constants and names ----
     def k(self, value) -> str:
@@ -369,7 +370,10 @@ class CodeGen:
     def lying_in(self, table, picks: list):
         """Source that is True when no card that passes lies in the zones `picks`, asked of where each
         such card lies (st.loc) until one is in them, when there are fewer such cards than zones (a
-        walk over the zones costs more per zone than this per card); else None."""
+        walk over the zones costs more per zone than this per card), and every card is in a zone
+        whenever it runs; else None."""
+        if self.limbo:
+            return None
         key = (self.passing(table), tuple(picks))   # one name per pair: the same text where asked again
         if key not in self.lying:
             ids = self.passing_sets[id(table)][1]

@@ -34,7 +34,11 @@ class StatementGen:
 
     def function_from_block(self, stmts, name: str, head: tuple = ()):
         """Compile a block into a standalone function f(st) (triggers), `head` its first lines."""
-        lines = list(head) + self.lines(stmts) or ["pass"]
+        self.gen.limbo += 1         # a trigger runs while a move's cards are out of every zone (engine.take_top)
+        try:
+            lines = list(head) + self.lines(stmts) or ["pass"]
+        finally:
+            self.gen.limbo -= 1
         where = {3 + k: getattr(line, "pos", None) for k, line in enumerate(lines)}
         body = "".join(f"    {line}\n" for line in lines)
         return self.gen.define(f"def {name}(st):\n{prologue(body)}{body}", name, where)
@@ -215,10 +219,12 @@ class StatementGen:
         """Every move of the block takes its cards, then all land in the order they were taken."""
         pending = self.gen.fresh("w")
         self.taking, outer = pending, self.taking
+        self.gen.limbo += 1         # the cards taken wait out of every zone until the block's end
         try:
             body = self.lines(s.body)
         finally:
             self.taking = outer
+            self.gen.limbo -= 1
         return [f"{pending} = []"] + body + [f"E.land(st, {pending}, {self.gen.k(self.layout.zone_vis)})"]
 
     def take(self, s) -> list:
