@@ -284,3 +284,70 @@ def test_the_lines_that_may_change_the_end_are_those_of_the_moves_and_sets_it_re
     assert changers(rules, rules.end_when) == {rules.setup[0].pos, take.then[0].pos}
     turn = make(ENDING.replace("STARTING", "1").replace('"count(box) >= 3"', '"turn >= 3"'))
     assert changers(turn.rules, turn.rules.end_when) is None            # the turn moves on every line
+
+
+def test_a_generated_function_names_only_the_parts_of_the_state_its_body_reads():
+    from interpreter.compiler.codegen import prologue
+    assert prologue("    V[1] = 2\n    return 3\n") == "    V = st.vars\n"
+    assert prologue("    Z[1].extend(_m)\n    for _c in _m: L[_c] = 1\n") == "    Z = st.zones; L = st.loc\n"
+    assert prologue("    return -1\n") == "\n"      # an empty line: the rules' line numbers stay
+
+
+def test_a_zone_a_function_reads_twice_by_a_constant_or_by_me_is_read_once_before():
+    from interpreter.compiler.codegen import read_zones_once
+    src, binds = read_zones_once("len(Z[4 + st.me]) + len(Z[4 + st.me]) + len(Z[2]) + len(Z[2]) + len(Z[3])", True)
+    assert src == "len(_y0) + len(_y0) + len(_y1) + len(_y1) + len(Z[3])"
+    assert binds == ("_y0 = Z[4 + st.me]", "_y1 = Z[2]")
+    # before anyone is `me` (the first player) only the constant zones; a text is never touched
+    src, binds = read_zones_once("(Z[4 + st.me], Z[4 + st.me], Z[2], Z[2], 'Z[2]')", False)
+    assert src == "(Z[4 + st.me], Z[4 + st.me], _y0, _y0, 'Z[2]')" and binds == ("_y0 = Z[2]",)
+
+
+CHIPS = """
+    name: chips
+    players: {min: 2, max: 2}
+    cards:
+      chip: {for: {colour: [red, blue]}, name: "{colour}", count: 3, start: bank}
+    zones:
+      bank: {visible: everyone}
+      hand: {owner: each, visible: everyone}
+    turn:
+      steps:
+        - step: take
+          do:
+            - {choose: pick, cards: bank, count: 1}
+            - move pick to hand
+    end: {when: "any(count(hand(p)) >= 2 for p in seats)"}
+    score: count(hand)
+    bots:
+      eval: count(hand where colour == 'red') * 10 + count(hand where colour == 'blue') + count(hand)
+"""
+
+
+def test_a_bots_evaluation_reading_a_zone_often_gives_what_it_gave(make):
+    p = make(CHIPS)
+    st = p.new_state(0)
+    bank, hand = p.zone_names.index("bank"), p.zone_names.index("hand(0)")
+    for c in st.zones[bank]:
+        st.loc[c] = hand
+    st.zones[hand].extend(st.zones[bank])
+    st.zones[bank].clear()
+    assert p.eval_fn(st, None) == 3 * 10 + 3 + 6        # seat 0 (me) holds every chip
+    st.me = 1
+    assert p.eval_fn(st, None) == 0
+
+
+def test_an_if_or_end_check_on_any_or_all_asks_its_truth_without_making_it_true_or_false():
+    from interpreter.compiler.codegen import truth_only
+    assert truth_only("bool((not Z[7]) or (not Z[8]))") == "((not Z[7]) or (not Z[8]))"
+    assert truth_only("bool(a) or bool(b)") == "bool(a) or bool(b)"      # not one call: kept
+    assert truth_only("bool(')' or V[1])") == "(')' or V[1])"            # a bracket in a text does not count
+
+
+def test_an_end_condition_made_of_any_ends_the_game_as_before(make):
+    p = make(CHIPS)
+    assert "bool(" not in p.source
+    st = p.new_state(0)
+    while not st.over:
+        p.apply(st, p.legal_moves(st)[0])
+    assert st.turn == 3 and [len(st.zones[p.zone_names.index(f"hand({k})")]) for k in (0, 1)] == [2, 1]

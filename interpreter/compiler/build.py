@@ -85,7 +85,7 @@ def initial_code(gen: CodeGen, stmts: StatementGen, prefix: int) -> tuple:
     rules, lay = gen.rules, gen.layout
     var_inits = [(lay.var_base[d.name], lay.players if d.per_player else 1, gen.lam(d.initial), d.initial.pos)
                  for d in rules.vars]
-    first = gen.lam(rules.first)
+    first = gen.lam(rules.first, seated=False)
     setup = stmts.function_from_block(rules.setup[:prefix], "setup_prefix")
     if stmts.cov is not None:       # run once per program, counted in every game
         setup = stmts.cov.coverage_of_prefix(setup)

@@ -41,6 +41,8 @@ class CodeGen:
         self.tables: dict = {}          # values per card type -> the per-card table (shared)
         self.zone_tables: dict = {}     # zone family name -> the name of its table from index value to zone
         self.passing_sets: dict = {}    # id of a per-card table of truth values -> (it, the ids that pass)
+        self.lying: dict = {}           # (those ids' name, zones) -> lying_in's source
+        self.limbo = 0      # > 0 while writing code that may run with cards out of every zone (st.loc not yet theirs)
 
     # ---- constants and names ----
     def k(self, value) -> str:
@@ -58,18 +60,20 @@ class CodeGen:
         self.tmp += 1
         return f"_{stem}{self.tmp}"
 
-    def lam(self, e):
-        """A function f(st, c) for an expression (decisions, scoring, bots)."""
+    def lam(self, e, seated: bool = True):
+        """A function f(st, c) for an expression (decisions, scoring, bots); `seated`: st.me is a
+        seat whenever it runs (not so for the first player, worked out before anyone is `me`)."""
         # called once per card: a part that depends on the card's type only is a table lookup
-        return self.function_of(self.x(e, percard.loop_env({}, "c", open_=False)[0]), e.pos)
+        return self.function_of(self.x(e, percard.loop_env({}, "c", open_=False)[0]), e.pos, seated)
 
     def seat_lam(self, e):
         """A function f(st, c) for a seat (who decides), checked to be one."""
         return self.function_of(self.seat_src(e, {"@card": "c"}), e.pos)
 
-    def function_of(self, src: str, pos):
+    def function_of(self, src: str, pos, seated: bool = True):
         """The function f(st, c) that returns the expression `src` (the rule at pos)."""
-        return self.define(f"def _f(st, c):\n    Z = st.zones; V = st.vars\n    return {src}\n", "_f", {3: pos})
+        src, zones = read_zones_once(src, seated)
+        return self.define(f"def _f(st, c):\n{prologue(src, zones)}    return {src}\n", "_f", {3: pos})
 
     def define(self, text: str, name: str, where: dict | None = None):
         """Compile generated text and return the function `name` it defines; `where` maps its line
@@ -106,6 +110,11 @@ class CodeGen:
             if src is not None:
                 return src
         return getattr(self, "g_" + type(e).__name__)(e, env)
+
+    def test(self, e, env: dict) -> str:
+        """Source for an expression whose truth only is asked (an if, an end check, a loop's test):
+        an `any` or `all` of a few parts without the call that makes its value true or false."""
+        return truth_only(self.x(e, env))
 
     def named_once(self, e, env: dict) -> str:
         """Source for a whole expression, each derived value it reads more than once worked out
@@ -272,8 +281,14 @@ class CodeGen:
             return f"({self.gf_count(e, env, a.left)} + {self.gf_count(e, env, a.right)})"   # no joined list
         # true/false per card, a lookup each (a comprehension takes fewer instructions than sum(map(...)))
         table, c = self.count_table(a), self.fresh("c")
+        whole = isinstance(a, ir.Filter) and _one_zone(a.cards)
+        if table is not None and whole:     # fewer still: the cards that pass, met in C (a zone holds a card once)
+            return f"len({self.passing(table)}.intersection({self.x(a.cards, env)}))"
         if table is not None:
             return f"len([{c} for {c} in {self.x(a.cards, env)} if {self.k(table)}[{c}]])"
+        ids = percard.keyed_ids(self, a.cond, env) if whole else None
+        if ids is not None:         # the same, with the set of the value the test compares with (read first, once)
+            return f"len({ids}.intersection({self.x(a.cards, env)}))"
         row = percard.keyed_row(self, a.cond, env) if isinstance(a, ir.Filter) else None
         if row is not None:         # the same, in the row of the value the test compares with (read first, once)
             r = self.fresh("r")
@@ -339,17 +354,32 @@ class CodeGen:
             return None
         arg = g.expr.args[0]
         cards, keep = (arg.cards, arg.cond) if isinstance(arg, ir.Filter) else (arg, None)
-        zones = self.zones_of(g, cards, keep)
-        if zones is None:
+        picks = self.zone_picks(g, cards, keep)
+        if picks is None:
             return None
+        zones = self.zones_src(picks)
         if keep is None:
             some = f"any(map(len, {zones}))"
             return some, f"(not {some})"
         table = self.type_table(keep) if percard.type_only(keep) else None
         if table is None:
             return None
-        none = f"{self.passing(table)}.isdisjoint({self.k(_FLAT)}({zones}))"
+        none = self.lying_in(table, picks) or f"{self.passing(table)}.isdisjoint({self.k(_FLAT)}({zones}))"
         return f"(not {none})", none
+
+    def lying_in(self, table, picks: list):
+        """Source that is True when no card that passes lies in the zones `picks`, asked of where each
+        such card lies (st.loc) until one is in them, when there are fewer such cards than zones (a
+        walk over the zones costs more per zone than this per card), and every card is in a zone
+        whenever it runs; else None."""
+        if self.limbo:
+            return None
+        key = (self.passing(table), tuple(picks))   # one name per pair: the same text where asked again
+        if key not in self.lying:
+            ids = self.passing_sets[id(table)][1]
+            self.lying[key] = None if len(ids) > len(picks) else \
+                f"{self.k(frozenset(picks))}.isdisjoint(map(L.__getitem__, {self.k(tuple(sorted(ids)))}))"
+        return self.lying[key]
 
     def none_of_type(self, count, env):
         """Source that is True when `count(CARDS where TEST)` has no card, when TEST reads only the
@@ -370,17 +400,23 @@ class CodeGen:
     def zones_of(self, g: ir.Gen, cards, keep):
         """Source for the zones `cards` names for each value of a constant list (a slice of Z, or
         their indices), when neither the zones' owner nor the test reads the value; else None."""
+        picks = self.zone_picks(g, cards, keep)
+        return None if picks is None else self.zones_src(picks)
+
+    def zones_src(self, picks: list) -> str:
+        """Source for the zones of these indexes, in order (a slice of Z, or a lookup of each)."""
+        run = zone_run(picks)
+        return f"Z[{run[0]}:{run[1]}]" if run else f"map(Z.__getitem__, {self.k(tuple(picks))})"
+
+    def zone_picks(self, g: ir.Gen, cards, keep):
+        """The indexes of the zones of zones_of, or None."""
         values = self.fold.try_const(g.iterable)
         if not (isinstance(values, list) and isinstance(cards, ir.ZoneRef) and not cards.decl.per_player
                 and isinstance(cards.index, ir.Local) and cards.index.slot == g.slot):
             return None
         if keep is not None and any(isinstance(x, ir.Local) and x.slot == g.slot for x in subexpressions(keep)):
             return None
-        picks = self.family_zones(cards.decl, values)
-        if picks is None:
-            return None             # a value that is not an index fails as it runs, as before
-        run = zone_run(picks)
-        return f"Z[{run[0]}:{run[1]}]" if run else f"map(Z.__getitem__, {self.k(tuple(picks))})"
+        return self.family_zones(cards.decl, values)    # None: a value that is not an index fails as it runs
 
     def family_zones(self, decl, values: list):
         """The zone of family `decl` each value picks, or None if one is not an index of it."""
@@ -635,6 +671,55 @@ def family_pos(fam: dict, key, e, players: int):
         raise RuleRuntimeError(e.index.pos, f"{show(key, True)} is not an index of zone family '{e.decl.name}': "
                                f"with {players} players its values are {shown}")
     return fam[key]
+
+
+_STATE_PARTS = (("Z", "st.zones"), ("V", "st.vars"), ("L", "st.loc"))
+
+
+def prologue(body: str, more: tuple = ()) -> str:
+    """The first line of a generated function: the parts of the state its body reads named once
+    (then `more` names bound after them), or an empty line (line numbers stay where they were)."""
+    reads = body + " ".join(more)
+    binds = [f"{name} = {part}" for name, part in _STATE_PARTS if re.search(rf"\b{name}\b", reads)] + list(more)
+    return "    " + "; ".join(binds) + "\n" if binds else "\n"
+
+
+def read_zones_once(src: str, seated: bool) -> tuple:
+    """(src, bindings) with each zone that src reads more than once by a constant index, or `me`'s
+    zone (`Z[N + st.me]`, when st.me is a seat), read once before: such a read cannot fail, and an
+    expression changes no zone."""
+    pieces = once.TEXT.split(src)           # code and text literals, alternately: a text is never touched
+    counts: dict = {}
+    for code in pieces[::2]:
+        for m in _ZONE_READ.finditer(code):
+            if seated or m.group(2) is None:
+                counts[m.group(0)] = counts.get(m.group(0), 0) + 1
+    names = {read: f"_y{k}" for k, read in enumerate(r for r, n in counts.items() if n > 1)}
+    if not names:
+        return src, ()
+    pieces[::2] = [_ZONE_READ.sub(lambda m: names.get(m.group(0), m.group(0)), code) for code in pieces[::2]]
+    return "".join(pieces), tuple(f"{name} = {read}" for read, name in names.items())
+
+
+_ZONE_READ = re.compile(r"(?<![\w.])Z\[(\d+)( \+ st\.me)?\]")
+
+
+def truth_only(src: str) -> str:
+    """src without its outer `bool(...)` (logical's), when that call is the whole of it."""
+    if not src.startswith("bool("):
+        return src
+    depth = 0
+    code = once.TEXT.sub(lambda m: "_" * len(m.group(0)), src)   # brackets inside a text do not count
+    for i in range(4, len(code)):
+        depth += (code[i] == "(") - (code[i] == ")")
+        if depth == 0:
+            return src[4:] if i == len(src) - 1 else src
+    return src
+
+
+def _one_zone(e) -> bool:
+    """Whether e is the cards of one zone (never a card twice)."""
+    return isinstance(e, ir.ZoneRef) or isinstance(e, ir.Local) and e.type == "zone"
 
 
 def _plain_read(src: str) -> bool:

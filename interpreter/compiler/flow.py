@@ -17,6 +17,7 @@ from ..frontend import ir
 from ..runtime.decisions import Decision
 from ..runtime.simultaneous import Simultaneous
 from .choices import Choices
+from .codegen import prologue
 from .fold import changers, may_change
 from .statements import Line
 
@@ -267,11 +268,11 @@ class Flow:
         for i, lines in enumerate(merged):
             if lines is None:
                 continue
-            src.append(f"def op_{i}(st):\n    Z = st.zones; V = st.vars; L = st.loc\n"
-                       + "".join(f"    {line}\n" for line in lines))
+            body = "".join(f"    {line}\n" for line in lines)
+            src.append(f"def op_{i}(st):\n{prologue(body)}{body}")
             for k, line in enumerate(lines):
                 where[n + 2 + k] = line.pos
-            n += 3 + len(lines)         # the def line, the Z = ... line, the body, the blank line between
+            n += 3 + len(lines)         # the def line, the prologue line, the body, the blank line between
         ns = dict(self.gen.ns)
         exec(self.gen.compile_source("\n".join(src), where), ns)    # generated text, never ruleset text
         self.code = [ns[f"op_{i}"] if merged[i] is not None else self.ops[i][1] for i in range(len(self.ops))]
@@ -308,7 +309,7 @@ class Flow:
         # the check is left out after a step that cannot change the end condition; the first step
         # also sees what the setup and the turn change did
         first = stmt is rules.steps[0]
-        test = [f"if not st.ending and {self.gen.x(rules.end_when, {})}: st.ending = True"] \
+        test = [f"if not st.ending and {self.gen.test(rules.end_when, {})}: st.ending = True"] \
             if first or may_change(rules, rules.end_when, body) else []
         check = self.add_code(test, True, rules.end_when.pos)
         lines = [] if name in rules.finish else [f"if st.ending: return {check}"]
@@ -365,9 +366,9 @@ class Flow:
         self.emit_block(s.orelse)
         end = len(self.ops)
         if self.cov is None:
-            self.ops[test] = ("code", [f"return {test + 1} if {self.gen.x(s.cond, {})} else {else_pc}"], False)
+            self.ops[test] = ("code", [f"return {test + 1} if {self.gen.test(s.cond, {})} else {else_pc}"], False)
         else:
-            self.ops[test] = ("code", [f"if {self.gen.x(s.cond, {})}:", f"    {self.cov.ran(s, 'then')}",
+            self.ops[test] = ("code", [f"if {self.gen.test(s.cond, {})}:", f"    {self.cov.ran(s, 'then')}",
                                        f"    return {test + 1}", self.cov.ran(s, "else"), f"return {else_pc}"], False)
         self.ops[jump] = ("code", [f"return {end}"], False)
         self.op_pos[test] = s.pos
@@ -394,7 +395,7 @@ class Flow:
         self.emit_block(s.body)
         self.add_code([f"return {head}"], False)
         end = len(self.ops)
-        self.ops[head] = ("code", [f"return {head + 1} if {self.gen.x(s.cond, {})} else {end}"], False)
+        self.ops[head] = ("code", [f"return {head + 1} if {self.gen.test(s.cond, {})} else {end}"], False)
         self.op_pos[head] = s.pos
         self.loops.append((head, end, s.pos))
 

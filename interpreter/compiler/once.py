@@ -18,7 +18,7 @@ from .fold import NO, subst
 _DEPTH = 16
 _SCALAR = (bool, int, str, type(None))
 _NAME = re.compile(r"[A-Za-z_]\w*")
-_STRING = re.compile(r"""('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")""")   # a text literal as repr() writes it
+TEXT = re.compile(r"""('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")""")   # a text literal as repr() writes it
 _LEAVES = (ir.Lit, ir.Param, ir.Local, ir.Builtin, ir.Var, ir.ZoneRef, ir.CardAttr)
 
 
@@ -47,7 +47,7 @@ def bind(binds: list, src: str) -> str:
     value written in its place."""
     for name, value in reversed(binds):         # a later value may read an earlier name
         read = re.compile(rf"\b{name}\b")
-        pieces = _STRING.split(src)             # code and text literals, alternately: a text is never touched
+        pieces = TEXT.split(src)             # code and text literals, alternately: a text is never touched
         uses = sum(len(read.findall(code)) for code in pieces[::2])
         if uses > 1 and not _NAME.fullmatch(value):     # (a name: a part already worked out before a loop)
             src = f"(lambda {name}: {src})({value})"

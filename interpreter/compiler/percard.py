@@ -11,7 +11,7 @@ old code would not meet):
 from __future__ import annotations
 
 from ..frontend import ir
-from ..runtime.helpers import KEYED_TESTS, Keyed
+from ..runtime.helpers import KEYED_TESTS, Keyed, KeyedIds
 from .fold import NO, PURE, subst
 
 # what a table may hold: values nothing can change in place (the table's cells are shared)
@@ -282,6 +282,25 @@ def keyed_row(gen, cond, env: dict):
     """Source for the row (per card id, whether it passes) of a condition `X in ATTR`, `X == ATTR` or
     `X != ATTR` (either side first) where X reads no card and cannot fail, and ATTR reads the card's
     type only: X worked out once, the row kept per value of X (runtime.helpers.Keyed); else None."""
+    found = _keyed(gen, cond, env)
+    if found is None:
+        return None
+    keyed, x, key = found
+    return f"{gen.k(keyed)}[{gen.x(x, env)}]" if key else f"{gen.k(keyed)}.row({gen.x(x, env)})"
+
+
+def keyed_ids(gen, cond, env: dict):
+    """Source for the set of the card ids that pass such a condition (runtime.helpers.KeyedIds), when
+    X is always a key; else None."""
+    found = _keyed(gen, cond, env)
+    if found is None or not found[2]:
+        return None
+    keyed, x, _ = found
+    return f"{gen.k(KeyedIds(keyed))}[{gen.x(x, env)}]"
+
+
+def _keyed(gen, cond, env: dict):
+    """(the Keyed table, X, whether X is always a key: one lookup in C) for keyed_row, or None."""
     if isinstance(cond, ir.InOp):
         op = "not in" if cond.negate else "in"
     elif isinstance(cond, ir.Cmp) and cond.op in ("==", "!="):
@@ -296,8 +315,5 @@ def keyed_row(gen, cond, env: dict):
             values = gen.type_values(attr)
             if values is None:
                 return None
-            keyed = gen.k(Keyed(values, gen.layout.card_type, KEYED_TESTS[op + mark]))
-            if _body(x).type in _KEYS:      # always a key: the row is one lookup in C
-                return f"{keyed}[{gen.x(x, env)}]"
-            return f"{keyed}.row({gen.x(x, env)})"
+            return Keyed(values, gen.layout.card_type, KEYED_TESTS[op + mark]), x, _body(x).type in _KEYS
     return None

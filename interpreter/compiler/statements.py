@@ -11,6 +11,7 @@ from ..errors import Diagnostic, RulesetError
 from ..frontend import ir
 from ..runtime import announce, tell
 from . import percard, told
+from .codegen import prologue
 from ..frontend.check.trees import nodes
 from .fold import NO
 
@@ -33,10 +34,14 @@ class StatementGen:
 
     def function_from_block(self, stmts, name: str, head: tuple = ()):
         """Compile a block into a standalone function f(st) (triggers), `head` its first lines."""
-        lines = list(head) + self.lines(stmts) or ["pass"]
+        self.gen.limbo += 1         # a trigger runs while a move's cards are out of every zone (engine.take_top)
+        try:
+            lines = list(head) + self.lines(stmts) or ["pass"]
+        finally:
+            self.gen.limbo -= 1
         where = {3 + k: getattr(line, "pos", None) for k, line in enumerate(lines)}
-        return self.gen.define(f"def {name}(st):\n    Z = st.zones; V = st.vars; L = st.loc\n"
-                               + "".join(f"    {line}\n" for line in lines), name, where)
+        body = "".join(f"    {line}\n" for line in lines)
+        return self.gen.define(f"def {name}(st):\n{prologue(body)}{body}", name, where)
 
     def lines(self, stmts) -> list:
         out = []
@@ -116,7 +121,7 @@ class StatementGen:
         known = gen.fold.try_const(s.cond)
         if known is not NO:     # e.g. players > 2: the branch that cannot run is left out (and unchecked)
             return (self.counted(s, "then", s.then) if known else self.counted(s, "else", s.orelse)) or ["pass"]
-        out = [f"if {gen.x(s.cond, {})}:"] + indent(self.counted(s, "then", s.then) or ["pass"])
+        out = [f"if {gen.test(s.cond, {})}:"] + indent(self.counted(s, "then", s.then) or ["pass"])
         orelse = self.counted(s, "else", s.orelse)
         if orelse:
             out += ["else:"] + indent(orelse)
@@ -139,7 +144,7 @@ class StatementGen:
     def l_WhileS(self, s):
         gen = self.gen
         n = gen.fresh("n")
-        return [f"{n} = 0", f"while {gen.x(s.cond, {})}:"] + indent(self.lines(s.body) + [
+        return [f"{n} = 0", f"while {gen.test(s.cond, {})}:"] + indent(self.lines(s.body) + [
             f"{n} += 1", f"if {n} > {gen.limits.loops}: _h.endless({gen.limits.loops}, {gen.k(s.pos)}, st)"])
 
     def l_RevealS(self, s):
@@ -214,10 +219,12 @@ class StatementGen:
         """Every move of the block takes its cards, then all land in the order they were taken."""
         pending = self.gen.fresh("w")
         self.taking, outer = pending, self.taking
+        self.gen.limbo += 1         # the cards taken wait out of every zone until the block's end
         try:
             body = self.lines(s.body)
         finally:
             self.taking = outer
+            self.gen.limbo -= 1
         return [f"{pending} = []"] + body + [f"E.land(st, {pending}, {self.gen.k(self.layout.zone_vis)})"]
 
     def take(self, s) -> list:

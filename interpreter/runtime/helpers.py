@@ -256,6 +256,44 @@ class Keyed(dict):
     __hash__ = object.__hash__
 
 
+class KeyedIds(dict):
+    """The card ids that pass a Keyed test per value of X, as a set (a count over a zone is then
+    `len(ids[x].intersection(zone))`, in C); a value whose row has a card whose test failed gets a
+    FailingIds, which tests the zone's cards one by one in order and so fails where the row would."""
+
+    def __init__(self, keyed: Keyed):
+        super().__init__()
+        self.keyed = keyed
+
+    def __missing__(self, x):
+        row = self.keyed[x]
+        if any(type(v) is Failing for v in row):
+            found = FailingIds(row)
+        else:
+            found = frozenset(c for c, ok in enumerate(row) if ok)
+        if len(self) < Keyed.KEPT:
+            self[x] = found
+        return found
+
+    def __eq__(self, other):        # a table of code, compared (and hashed) as itself
+        return self is other
+
+    __hash__ = object.__hash__
+
+
+class FailingIds:
+    """KeyedIds' entry for a row that holds a failing card: the cards that pass, tested in order."""
+
+    __slots__ = ("row",)
+
+    def __init__(self, row: list):
+        self.row = row
+
+    def intersection(self, cards) -> list:
+        row = self.row
+        return [c for c in cards if row[c]]
+
+
 class Failing:
     """A row's entry for a card whose test raised: using it raises a new exception of the same kind
     and words (so the error names the rule and reads as the test's own would have)."""
