@@ -106,24 +106,24 @@ def run(st: State, code: list, where=None, max_steps: int = MAX_OPS_PER_RUN, loo
             if pc < 0:
                 return
             pc = code[pc](st)
-        ran_long(st, code, pc, max_steps, loops)
-    except RuleRuntimeError as exc:
-        raise run_failed(exc, st, pc, where) from None
-    except RULE_FAILURES as exc:
+        ran_long(st, code, pc, max_steps, loops, where)
+    except (RuleRuntimeError, *RULE_FAILURES) as exc:
         raise run_failed(exc, st, pc, where) from None
 
 
-def ran_long(st: State, code: list, pc: int, max_steps: int, loops) -> None:
+def ran_long(st: State, code: list, pc: int, max_steps: int, loops, where=None) -> None:
     """After max_steps ops: nothing if the run paused just then, else one step more, then the error
-    naming the innermost loop that never asks anyone."""
+    naming the innermost loop that never asks anyone (else the rule of the op that step reached)."""
     if pc < 0:
         return
     pc = code[pc](st)
     inner = [(end - start, pos) for start, end, pos in loops if start <= pc < end]
     pos = min(inner, key=lambda x: x[0])[1] if inner else None
-    raise RuleRuntimeError(pos, f"the rules ran {max_steps:,} steps in turn {st.turn} without "
-                           f"asking anyone for a decision: {'this' if pos else 'a'} loop never ends "
-                           "(limit: --max-steps)")
+    text = (f"the rules ran {max_steps:,} steps in turn {st.turn} without asking anyone for a decision: "
+            f"{'this' if pos else 'a'} loop never ends (limit: --max-steps)")
+    if pos is None and where is not None:
+        pos = where(RuleRuntimeError(None, text), pc)
+    raise RuleRuntimeError(pos, text)
 
 
 def run_failed(exc: BaseException, st: State, pc: int, where) -> RuleRuntimeError:

@@ -242,10 +242,8 @@ class Program:
                         break
                     pc = code[pc](st)
                 else:
-                    E.ran_long(st, code, pc, steps, loops)
-            except RuleRuntimeError as exc:
-                raise E.run_failed(exc, st, pc, where) from None
-            except failures as exc:
+                    E.ran_long(st, code, pc, steps, loops, where)
+            except (RuleRuntimeError, *failures) as exc:
                 raise E.run_failed(exc, st, pc, where) from None
 
     def play(self, st: E.State, move) -> None:
