@@ -156,7 +156,7 @@ class Dealer:
             slots = view.zones[z]
             zone = self.templates[z] = [None] * len(slots)
             if not view.known[z] and slots.count(None) == len(slots):
-                parts.append((z, _places(z, len(slots))))
+                parts.append((z, [(z, i) for i in range(len(slots))]))
                 continue                        # nothing known of the zone: every place is free
             need = _place_known(view, z, by_type, zone, known)
             if max(need.values(), default=0) <= 0:
@@ -464,19 +464,6 @@ def _deal_free(free: list, placed: dict, by_kind: dict, kinds, gen: random.Rando
                 break
             r -= len(cards)
     return misfit
-
-
-_PLACES: dict = {}       # (zone, size) -> [(zone, 0), ..., (zone, size - 1)], never changed
-
-
-def _places(z: int, n: int) -> list:
-    """Every place of a zone of n cards, as _deal_free takes them (the same list each time: it is only read)."""
-    places = _PLACES.get((z, n))
-    if places is None:
-        if len(_PLACES) > 100_000:
-            _PLACES.clear()
-        places = _PLACES[(z, n)] = [(z, i) for i in range(n)]
-    return places
 
 
 def _deal_one_kind(free: list, placed: dict, by_kind: dict, gen: random.Random) -> None:
