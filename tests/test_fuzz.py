@@ -33,6 +33,7 @@ import os
 import random
 import re
 import signal
+import time
 
 import pytest
 import yaml
@@ -64,17 +65,21 @@ class Hang(BaseException):
 
 @contextlib.contextmanager
 def time_limit(seconds: float):
-    """Raise Hang in this (main) thread after `seconds`."""
+    """Raise Hang in this (main) thread after `seconds` (pytest-timeout's own alarm, also SIGALRM,
+    is set again afterwards for the time it had left)."""
     def alarm(signum, frame):
         signal.setitimer(signal.ITIMER_REAL, 1.0)      # again, should this one land where it is ignored (gc)
         raise Hang(f"took longer than {seconds} s")
     old = signal.signal(signal.SIGALRM, alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    outer, _ = signal.setitimer(signal.ITIMER_REAL, seconds)
+    start = time.monotonic()
     try:
         yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
+        if outer > 0:
+            signal.setitimer(signal.ITIMER_REAL, max(outer - (time.monotonic() - start), 0.001))
 
 
 # ---------------------------------------------------------------- rules-language strings from the grammar
