@@ -97,3 +97,19 @@ def test_the_dealers_own_shuffle_and_draws_are_the_generators_very_draws():
         worlds._shuffle(b, y)
         assert x == y and a.random() == b.random(), n
     assert worlds.shuffle is worlds._shuffle and worlds.below is worlds._below
+
+
+def test_a_free_place_with_no_card_left_is_an_error_never_an_endless_draw():
+    from interpreter.seats.worlds import _deal_free
+    placed = {0: [None, None]}
+    with pytest.raises(ValueError):
+        _deal_free([(0, 0), (0, 1)], placed, {"any": [7]}, None, random.Random(1))
+    assert placed[0][0] == 7
+
+
+def test_a_random_bot_given_no_move_raises_never_draws_for_ever():
+    from interpreter.seats.bots import RandomBot
+    bot = RandomBot(1)
+    with pytest.raises(IndexError):
+        bot.choose_from([])
+    assert bot.choose_from(["only"]) == "only"

@@ -56,7 +56,7 @@ class RandomBot(Bot):
     def choose_from(self, moves: list):
         """choose() from the legal moves alone (what a Player calls: it reads nothing else of the seat)."""
         n = len(moves)
-        if n == 1:
+        if n < 2:               # one move; none: moves[0]'s error, never an endless draw below
             return moves[0]
         bits = self.bits
         if bits is None:

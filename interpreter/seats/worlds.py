@@ -446,7 +446,7 @@ def _deal_free(free: list, placed: dict, by_kind: dict, kinds, gen: random.Rando
             n = len(cards)
         else:                       # each fitting card equally likely
             cards, n = None, sum(map(len, allowed))
-        if getrandbits is None:
+        if getrandbits is None or not n:    # (no card left at all: randrange's error, never an endless draw)
             r = below(gen, n)
         else:                       # gen._randbelow(n), n > 0: the very draws (_draws_match checks them)
             k = n.bit_length()
