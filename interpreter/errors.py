@@ -74,6 +74,10 @@ class BotError(CardrulesError):
     """A user's bot failed: it raised, or returned what is not one of its legal moves."""
 
 
+class WorkerError(CardrulesError):
+    """A worker process of a batch stopped before its games were done (killed, out of memory)."""
+
+
 class RuleRuntimeError(CardrulesError):
     """A ruleset that fails while running (a guard tripped), naming the rule."""
 

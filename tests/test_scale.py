@@ -258,3 +258,17 @@ def test_a_tally_stays_the_same_size_as_games_are_added():
         tally.merge(play_chunk(batch, first, first + 100).tally)
         sizes.append(len(__import__("pickle").dumps(tally)))
     assert sizes[-1] < 1.2 * sizes[1], sizes
+
+
+def killed(*args):
+    """A chunk whose worker is killed (as the out-of-memory killer would)."""
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def test_a_worker_killed_mid_batch_is_an_error_saying_so_not_a_wait_for_ever(capsys, monkeypatch, tmp_path):
+    from interpreter.tools import workers
+    monkeypatch.setattr(workers, "play_chunk", killed)     # the forked workers play this instead
+    results = tmp_path / "run.jsonl"
+    code, out, err = call(capsys, "simulate", R_ECO, "-n", 2, "--games", 100, "--jobs", 2, "--results", results)
+    assert code == 1 and "a worker process stopped (killed by signal 9, perhaps for lack of memory)" in err
+    assert "--resume" in err and "Traceback" not in err

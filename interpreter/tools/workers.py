@@ -10,7 +10,7 @@ import signal
 import sys
 import time
 
-from ..errors import UsageError
+from ..errors import UsageError, WorkerError
 from .chunks import play_chunk
 from .output import err
 
@@ -34,6 +34,8 @@ class Processes:
         finally:
             gc.unfreeze()
         self.workers, self.window = jobs, WINDOW * jobs
+        # the pool's own list: a worker that dies is replaced there, and its chunk never comes back
+        self.started = list(self.pool._pool)
 
     def submit(self, batch, first: int, stop: int):
         return self.pool.apply_async(play_chunk, (batch, first, stop))
@@ -42,11 +44,19 @@ class Processes:
     def ready(handle) -> bool:
         return handle.ready()
 
-    @staticmethod
-    def wait(handle, seconds: float) -> bool:
-        """Wait at most `seconds` for the chunk; is it done?"""
+    def wait(self, handle, seconds: float) -> bool:
+        """Wait at most `seconds` for the chunk; is it done? A worker gone is an error, not a wait for ever."""
         handle.wait(seconds)
-        return handle.ready()
+        if handle.ready():
+            return True
+        for worker in self.started:
+            code = worker.exitcode
+            if code is not None:
+                how = f"killed by signal {-code}" if code < 0 else f"exit code {code}"
+                raise WorkerError(f"a worker process stopped ({how}{', perhaps for lack of memory' if code == -9 else ''})"
+                                  " before its games were done: run again, with fewer --jobs if memory is short "
+                                  "(with --results and --resume, the games finished are kept)")
+        return False
 
     @staticmethod
     def result(handle):
