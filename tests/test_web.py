@@ -216,7 +216,7 @@ def test_two_moves_sent_at_once_by_one_seat_are_applied_once():
     version, moves = table.version, table.st.moves
     with client(table) as c:
         answers = []
-        go = threading.Barrier(2)
+        go = threading.Barrier(2, timeout=30)
 
         def send():
             go.wait()
@@ -226,7 +226,8 @@ def test_two_moves_sent_at_once_by_one_seat_are_applied_once():
         for t in threads:
             t.start()
         for t in threads:
-            t.join()
+            t.join(60)
+        assert not any(t.is_alive() for t in threads), "a move sent was never answered"
     assert sorted(answers) == [200, 409]
     assert table.st.moves + len(table.confirming) == moves + 1
 
@@ -309,13 +310,24 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def first_lines(proc, n: int, seconds: float) -> list:
+    """The first n lines the process prints, waited for at most `seconds` (a reader thread: a server
+    that prints fewer fails the test, never hangs it)."""
+    lines: list = []
+    reader = threading.Thread(target=lambda: lines.extend(proc.stdout.readline() for _ in range(n)), daemon=True)
+    reader.start()
+    reader.join(seconds)
+    assert not reader.is_alive(), f"the server printed {len(lines)} of {n} lines in {seconds} s"
+    return lines
+
+
 def test_the_real_server_listens_on_127_0_0_1_with_one_link_per_human_seat_and_stops(tmp_path):
     port = free_port()
     cmd = [sys.executable, os.path.join(ROOT, "cli.py"), "serve", os.path.join(ROOT, "rulesets", "lixo.yaml"),
            "--players", "3", "--seat", "2=greedy", "--seed", "1", "--port", str(port), "-o", str(tmp_path / "g.json")]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
     try:
-        lines = [proc.stdout.readline() for _ in range(4)]
+        lines = first_lines(proc, 4, 60)
         links = {line.split(": ")[0]: line.split(": ")[1].strip() for line in lines[1:]}
         assert sorted(links) == ["seat 0", "seat 1", "spectator"]
         assert all(link.startswith(f"http://127.0.0.1:{port}/t/") for link in links.values())
