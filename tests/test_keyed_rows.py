@@ -85,3 +85,11 @@ def test_a_chosen_move_from_a_filtered_zone_binds_the_topmost_cards_of_its_types
     assert p.decisions[0].cards.candidates(st) is st.zones[bank]    # the filter is not run again to bind
     do(p, st, "take: 1*red")
     assert st.zones[p.zone_names.index("hand(0)")] == [reds[-1]]    # the topmost red
+
+
+def test_a_row_with_a_failing_card_counts_the_other_cards_and_fails_where_that_card_is_met():
+    from interpreter.runtime.helpers import Failing, FailingIds
+    ids = FailingIds([True, Failing(ZeroDivisionError("division by zero")), False, True, True])
+    assert len(ids.intersection([4, 0, 2])) == 2 and len(ids.intersection([])) == 0
+    with pytest.raises(ZeroDivisionError, match="division by zero"):
+        ids.intersection([0, 3, 1])
