@@ -50,12 +50,8 @@ class Processes:
         if handle.ready():
             return True
         for worker in self.started:
-            code = worker.exitcode
-            if code is not None:
-                how = f"killed by signal {-code}" if code < 0 else f"exit code {code}"
-                raise WorkerError(f"a worker process stopped ({how}{', perhaps for lack of memory' if code == -9 else ''})"
-                                  " before its games were done: run again, with fewer --jobs if memory is short "
-                                  "(with --results and --resume, the games finished are kept)")
+            if worker.exitcode is not None:
+                raise WorkerError(lost(worker.exitcode))
         return False
 
     @staticmethod
@@ -68,6 +64,14 @@ class Processes:
         else:
             self.pool.close()
         self.pool.join()
+
+
+def lost(code: int) -> str:
+    """What a worker's exit code says happened, and what to do."""
+    how = f"killed by signal {-code}" if code < 0 else f"exit code {code}"
+    why = ", perhaps for lack of memory" if code == -9 else ""
+    return (f"a worker process stopped ({how}{why}) before its games were done: run again, with fewer "
+            "--jobs if memory is short (with --results and --resume, the games finished are kept)")
 
 
 class DaskCluster:
