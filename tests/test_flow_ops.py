@@ -257,7 +257,7 @@ ENDING = """
 def test_the_next_turns_first_check_is_left_out_where_the_turn_end_worked_it_out(make):
     p = make(ENDING.replace("STARTING", "1"))
     # the op that takes a chip, ends the turn and starts the next: the check after `take` only
-    op = next(src for src in p.source.split("def op_") if "st.turn += 1" in src and "Z[1].extend" in src)
+    op = next(src for src in p.source.split("def op_") if "st.turn += 1" in src and "Z[1] = Z[1] + " in src)
     assert sum(line.startswith("    if not st.ending and") for line in op.splitlines()) == 1
     assert sum(line.startswith("    if not st.ending and") for line in p.source.splitlines()) > 1   # elsewhere
     st = p.new_state(0)
@@ -289,7 +289,7 @@ def test_the_lines_that_may_change_the_end_are_those_of_the_moves_and_sets_it_re
 def test_a_generated_function_names_only_the_parts_of_the_state_its_body_reads():
     from interpreter.compiler.codegen import prologue
     assert prologue("    V[1] = 2\n    return 3\n") == "    V = st.vars\n"
-    assert prologue("    Z[1].extend(_m)\n    for _c in _m: L[_c] = 1\n") == "    Z = st.zones; L = st.loc\n"
+    assert prologue("    Z[1] = Z[1] + _m\n    for _c in _m: L[_c] = 1\n") == "    Z = st.zones; L = st.loc\n"
     assert prologue("    return -1\n") == "\n"      # an empty line: the rules' line numbers stay
 
 

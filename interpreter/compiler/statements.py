@@ -232,9 +232,10 @@ class StatementGen:
         gen, src = self.gen, s.cards
         d, m, g = gen.zone_src(s.dest, {}), gen.fresh("m"), gen.fresh("g")
         if isinstance(src, ir.ZoneRef):
-            z, zv = gen.zone_src(src, {}), gen.fresh("z")
+            z = gen.zone_src(src, {})
             where = f", tuple(range(len({m})))" if self.at else ""
-            take = [f"{zv} = Z[{z}]", f"{m} = {zv}[:]", f"{zv}.clear()", f"{g} = [({z}, {m}{where})] if {m} else []"]
+            z_at, z = self.named(z)
+            take = [f"{m} = Z[{z_at}]", f"Z[{z}] = []", f"{g} = [({z}, {m}{where})] if {m} else []"]
         elif isinstance(src, ir.TopN) and isinstance(src.cards, ir.ZoneRef):
             self.not_negative(src.count, f"'{'bottom' if src.bottom else 'top'} N of'")
             z = gen.zone_src(src.cards, {})
@@ -280,7 +281,9 @@ class StatementGen:
                 take = [f"{m}, {ps} = E.take_top_at(st, {z}, {n}, {trig}, {src.bottom})"]
             elif n == "1" and not src.bottom:     # the usual one card from the top: taken in place
                 zt = gen.fresh("z")
-                take = [f"{zt} = Z[{z}]", f"{m} = [{zt}.pop()] if {zt} else {'[]' if trig == 'None' else call}"]
+                z_at, zn = self.named(z)
+                take = [f"{zt} = Z[{z_at}]", f"if st.shared and {zt}: {zt} = Z[{zn}] = {zt}[:]",    # engine.State
+                        f"{m} = [{zt}.pop()] if {zt} else {'[]' if trig == 'None' else call}"]
             d_at, dn = self.named(d)        # worked out once, after the cards are taken, as before
             first = [f"{dn} = {d}"] if dn != d else []
             log = log.replace(f", {d}, ", f", {dn}, ", 1)
@@ -307,17 +310,18 @@ class StatementGen:
     def move_zone(self, s, d: str, m: str, vis: str, ps: str, check) -> list:
         """Lines that move all the cards of a zone onto zone d (or under it)."""
         gen, b = self.gen, s.bottom
-        zv, c = gen.fresh("z"), gen.fresh("c")
+        c = gen.fresh("c")
         # a zone worked out where the old code first did, kept in a name (it cannot change meanwhile)
         z_at, z = self.named(gen.zone_src(s.cards, {}))
         d_at, d = self.named(d)
-        same = "" if (z.isdigit() and d.isdigit() and z != d) else f" and {zv} is not Z[{d_at}]"
-        put = f"Z[{d}][0:0] = {m}" if b else f"Z[{d}].extend({m})"
+        same = "" if (z.isdigit() and d.isdigit() and z != d) else f" and {m} is not Z[{d_at}]"
+        # the source gets a new list (cheaper than emptying it), the destination as place() says
+        put = [f"    Z[{d}] = {m} + Z[{d}]"] if b else indent(place(m, d, False, c)[:2])
         where = [f"    {ps} = tuple(range(len({m})))"] if self.at else []
         log = f"if st.log is not None: E.log_move(st, {z}, {d}, {m}, {vis}, {b}, {ps})"
-        return self.count_move(s, None) + [f"{zv} = Z[{z_at}]", f"if {zv}{same}:"] + indent(check(zv)) + [
-            f"    {m} = {zv}[:]"] + where + [f"    {zv}.clear()", f"    {put}", f"    for {c} in {m}: L[{c}] = {d}",
-            "    " + log] + indent(self.count_move(s, m, ran=False))
+        return self.count_move(s, None) + [f"{m} = Z[{z_at}]", f"if {m}{same}:"] + indent(check(m)) + \
+            where + [f"    Z[{z}] = []"] + put + [f"    for {c} in {m}: L[{c}] = {d}",
+                     "    " + log] + indent(self.count_move(s, m, ran=False))
 
     def named(self, src: str) -> tuple:
         """(where src is first worked out, how it is read after) for a zone index: a name bound by
@@ -352,7 +356,9 @@ def place(cards: str, d: str, bottom: bool, c: str) -> list:
     """Lines that put the list `cards` on top of zone d (or under it) and note where they are."""
     if bottom:
         return [f"E.place(st, {cards}, {d}, True)"]
-    return [f"Z[{d}].extend({cards})", f"for {c} in {cards}: L[{c}] = {d}"]
+    # a state that shares its zones' lists with a copy changes none in place (engine.State)
+    return [f"if st.shared: Z[{d}] = Z[{d}] + {cards}", f"else: Z[{d}].extend({cards})",
+            f"for {c} in {cards}: L[{c}] = {d}"]
 
 
 def names_cards(cards) -> bool:

@@ -54,20 +54,36 @@ AT_ONCE_FIRST, AT_ONCE = 1, 2      # a move of a `together` block: its first, or
 class State:
     """Everything that changes during a game; clone() copies only the mutable lists.
 
+    A bot's look-ahead copy shares its zones' lists with the state it was copied from
+    (`clone(share=True)`): it copies only the list of them, where a state of many zones costs a
+    list each. Both are then `shared`, and the rules change no zone's list of a shared state in
+    place: each write puts a new list in its place (take_top, place, take_out, shuffle_zone here;
+    the moves the compiler writes; a bot's dealt worlds always). A state that shares nothing (a
+    game played, a plain clone) changes its lists in place, which costs less for a long pile.
+    Lists held in variables are shared by every copy alike (a value is never changed in place).
+
     `evals` is a bot's cache of every seat's evaluation, (moves, values): valid while `moves` is
     unchanged, as every move applied bumps it; a clone starts without it (a determinised copy is
     redealt after cloning). It is no part of the game: equality and records ignore it."""
 
     __slots__ = ("zones", "vars", "loc", "pc", "stack", "current", "me", "decider", "pending", "turn",
-                 "moves", "ending", "extra", "over", "rng", "log", "chance", "script", "evals")
-    UNCOMPARED = ("log", "chance", "script", "evals")
+                 "moves", "ending", "extra", "over", "rng", "log", "chance", "script", "evals", "shared")
+    UNCOMPARED = ("log", "chance", "script", "evals", "shared")
 
-    def clone(self, log: bool = True, into: type | None = None) -> "State":
+    def clone(self, log: bool = True, into: type | None = None, share: bool = False) -> "State":
         """A copy to play on; without `log` it keeps no event log, chance record or script
         (a bot's determinised copy, which must not copy a whole game's log to drop it). `into`: a
-        subclass of State to make the copy of (its own fields left for the caller to set)."""
+        subclass of State to make the copy of (its own fields left for the caller to set).
+        `share`: the copy shares its zones' lists with this state, both `shared` from then on, for
+        a copy only the rules play on (Program.apply): code that changes a zone's list in place (a
+        test setting up a position) must not be given one, nor change this state so meanwhile."""
         s = State.__new__(State) if into is None else into.__new__(into)
-        s.zones = list(map(list.copy, self.zones))   # faster than a comprehension
+        if share:
+            s.zones = self.zones[:]
+            s.shared = self.shared = True
+        else:
+            s.zones = list(map(list.copy, self.zones))   # faster than a comprehension
+            s.shared = False
         s.vars = self.vars[:]
         s.loc = self.loc[:]
         s.stack = self.stack[:]
@@ -198,20 +214,29 @@ def log_move(st: State, src: int, dst: int, cards, vis: list, bottom: bool = Fal
 
 def take_top(st: State, z: int, n: int, trigger, bottom: bool = False) -> list:
     """Remove up to n cards from the top (or bottom) of zone z, running its on-empty trigger when dry."""
-    zone = st.zones[z]
+    zones = st.zones
+    zone = zones[z]
     if 0 < n <= len(zone) and not bottom:
-        out = zone[len(zone) - n:]
-        del zone[len(zone) - n:]
+        keep = len(zone) - n
+        out = zone[keep:]
+        if st.shared:           # a new list: a copy shares this one
+            zones[z] = zone[:keep]
+        else:
+            del zone[keep:]
         out.reverse()           # the top card is taken first
         return out
     out = []
     while len(out) < n:
+        zone = zones[z]         # read again: a trigger may have put a new list there
         if not zone:
             if trigger is None:
                 break
             trigger(st)
+            zone = zones[z]
             if not zone:
                 break
+        if st.shared:
+            zone = zones[z] = zone[:]
         out.append(zone.pop(0) if bottom else zone.pop())
     return out
 
@@ -219,10 +244,9 @@ def take_top(st: State, z: int, n: int, trigger, bottom: bool = False) -> list:
 def take_top_at(st: State, z: int, n: int, trigger, bottom: bool = False) -> tuple:
     """take_top, and where the cards lay (from the bottom, before the move): None when the pile ran
     dry and its trigger refilled it in the middle (the cards then came from two different piles)."""
-    zone = st.zones[z]
-    before = len(zone)
+    before = len(st.zones[z])
     out = take_top(st, z, n, trigger, bottom)
-    if len(zone) != before - len(out):
+    if len(st.zones[z]) != before - len(out):
         return out, None
     return out, tuple(range(len(out))) if bottom else tuple(range(before - 1, before - 1 - len(out), -1))
 
@@ -231,24 +255,26 @@ def deal(st: State, k: int, z: int, first: int, base: int, width: int, n: int, t
          at: bool = False) -> None:
     """Deal k cards to each of n players, one at a time from seat `first` on, into the per-player
     zone whose instances start at `base`; stops where it is when the pile (and its trigger) runs dry."""
-    zone = st.zones[z]
+    zones = st.zones
+    zone = zones[z]
     if 0 < k * n <= len(zone):      # enough cards: no trigger can run, so they are taken at once
-        dealt = zone[len(zone) - k * n:]
-        del zone[len(zone) - k * n:]
+        keep = len(zone) - k * n
+        dealt = zone[keep:]
+        zones[z] = zone[:keep]
         dealt.reverse()             # the top card first
-        zones, loc, log = st.zones, st.loc, st.log
+        loc, log = st.loc, st.log
         seats = [base + ((first + i) % n) * width for i in range(n)]
-        if log is None:             # no events to write in the order dealt: each seat's cards at once
-            for i, d in enumerate(seats):
-                got = dealt[i::n]
-                zones[d].extend(got)
+        for i, d in enumerate(seats):   # each seat's cards at once (a new list: zones are shared)
+            got = dealt[i::n]
+            zones[d] = zones[d] + got
+            if log is None:
                 for c in got:
                     loc[c] = d
+        if log is None:
             return
-        top = len(zone) + k * n - 1         # where the first card dealt lay (each is the top in its turn)
-        for i, c in enumerate(dealt):
+        top = keep + k * n - 1          # where the first card dealt lay (each is the top in its turn)
+        for i, c in enumerate(dealt):   # the events in the order dealt
             d = seats[i % n]
-            zones[d].append(c)
             loc[c] = d
             log.append((MOVE, z, d, (c,), vis[z] | vis[d], False, 0, (top - i,)) if at else
                        (MOVE, z, d, (c,), vis[z] | vis[d]))
@@ -266,10 +292,13 @@ def deal(st: State, k: int, z: int, first: int, base: int, width: int, n: int, t
 
 def place(st: State, cards: list, dst: int, bottom: bool = False) -> None:
     """Put cards on top (or, keeping their order, at the bottom) of zone dst and note where they are."""
+    zones = st.zones
     if bottom:
-        st.zones[dst][0:0] = cards
+        zones[dst] = cards + zones[dst]
+    elif st.shared:
+        zones[dst] = zones[dst] + cards
     else:
-        st.zones[dst].extend(cards)
+        zones[dst].extend(cards)
     loc = st.loc
     for c in cards:
         loc[c] = dst
@@ -283,13 +312,13 @@ def remove(st: State, cards) -> list:
         if loc[c] != first:
             break
     else:                                   # the usual case: all from one zone
-        take_out(zones[first], cards)
+        take_out(zones, first, cards, st.shared)
         return [(first, list(cards))]
     groups: dict = {}
     for c in cards:
         groups.setdefault(loc[c], []).append(c)
     for z, cs in groups.items():
-        take_out(zones[z], cs)
+        take_out(zones, z, cs, st.shared)
     return list(groups.items())
 
 
@@ -303,13 +332,15 @@ def remove_at(st: State, cards) -> list:
     for z, cs in groups.items():
         where = {c: i for i, c in enumerate(zones[z])}
         out.append((z, cs, tuple(where[c] for c in cs)))
-        take_out(zones[z], cs)
+        take_out(zones, z, cs, st.shared)
     return out
 
 
-def take_out(zone: list, cards) -> None:
-    """Remove the given cards from one zone's list: one by one when they are few, else in one pass
-    (many removals one by one would cost the zone's length each: a whole hand of thousands)."""
+def take_out(zones: list, z: int, cards, shared: bool) -> None:
+    """Remove the given cards from zone z (from a new list when the state is `shared`): one by one
+    when they are few, else in one pass (many removals one by one would cost the zone's length
+    each: a whole hand of thousands)."""
+    zone = zones[z][:] if shared else zones[z]
     if len(cards) <= 8:
         for c in cards:
             zone.remove(c)
@@ -318,7 +349,8 @@ def take_out(zone: list, cards) -> None:
         kept = [c for c in zone if c not in gone]
         if len(kept) + len(cards) != len(zone):     # a card named twice, or not there: as remove() fails
             raise ValueError("list.remove(x): x not in list")
-        zone[:] = kept
+        zone = kept
+    zones[z] = zone
 
 
 def move_cards(st: State, cards: list, dst: int, vis: list, bottom: bool = False, at: bool = False) -> None:
@@ -338,11 +370,14 @@ def move_cards(st: State, cards: list, dst: int, vis: list, bottom: bool = False
         if loc[c] != src:
             break
     else:                           # the usual case: all from one zone, one event
-        take_out(st.zones[src], cards)
+        zones = st.zones
+        take_out(zones, src, cards, st.shared)
         if bottom:
-            st.zones[dst][0:0] = cards
+            zones[dst] = cards + zones[dst]
+        elif st.shared:
+            zones[dst] = zones[dst] + cards
         else:
-            st.zones[dst].extend(cards)
+            zones[dst].extend(cards)
         for c in cards:             # place(), written out: this is the move of almost every choice
             loc[c] = dst
         if st.log is not None:
@@ -402,13 +437,16 @@ def seat_mask(seats, table) -> int:
 
 def shuffle_zone(st: State, z: int, card_type: list, zone_name: str, mask: int = 0) -> None:
     """Shuffle zone z with the state's generator, or as the replayed record says."""
-    zone = st.zones[z]
-    if len(zone) < 2:
+    if len(st.zones[z]) < 2:
         return
     if st.script is not None:
         _scripted_order(st, z, card_type, zone_name)
     else:
+        zone = st.zones[z]
+        if st.shared:                           # a new list: a copy shares this one
+            zone = st.zones[z] = zone[:]
         st.rng = rng.shuffle(zone, st.rng)
+    zone = st.zones[z]
     if st.chance is not None:
         st.chance.append((z, [card_type[c] for c in zone]))
     if st.log is not None:
@@ -432,4 +470,4 @@ def _scripted_order(st: State, z: int, card_type: list, zone_name: str) -> None:
         order.append(pool[t].pop(0))
     if len(order) != len(st.zones[z]):
         raise RecordError(f"the recorded shuffle of {zone_name} has {len(order)} cards, not {len(st.zones[z])}")
-    st.zones[z][:] = order
+    st.zones[z] = order

@@ -81,7 +81,7 @@ class Program:
         st.vars = vars_[:]
         st.pc, st.stack, st.current, st.me, st.decider = 0, [], 0, 0, 0
         st.pending, st.turn, st.moves = None, 0, 0
-        st.ending = st.extra = st.over = False
+        st.ending = st.extra = st.over = st.shared = False
         st.rng = rng.seed_state(seed)
         st.log = events[:] if log else None
         st.chance = [] if record else None
@@ -104,7 +104,7 @@ class Program:
                 st.zones[z].append(c)
             st.vars = [None] * self.n_vars
             st.stack, st.turn, st.moves, st.pending = [], 0, 0, None
-            st.ending = st.extra = st.over = False
+            st.ending = st.extra = st.over = st.shared = False
             st.log, st.chance, st.script, st.rng = [], None, None, 0
             self.start_values(st, first, var_inits)
             try:

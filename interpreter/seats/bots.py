@@ -134,7 +134,7 @@ class AutomaBot(Bot):
         for i, move in enumerate(moves):
             trials, total = [], 0
             for w in worlds:
-                trial = w if i == last else w.clone()       # the worlds serve no move after the last
+                trial = w if i == last else w.clone(share=True)  # the worlds serve no move after the last
                 program.apply(trial, move)
                 trials.append(trial)
                 total += margin(program, trial, seat)
@@ -225,7 +225,7 @@ class MemoryBot(Bot):
         for move in moves:
             shown, trials, types = 0, [], None
             for w, guessed, hidden in worlds:
-                trial = w.clone()
+                trial = w.clone(share=True)
                 program.apply(trial, move)
                 seen = sight(program, w, trial, seat)
                 shown += len(guessed.intersection(seen))      # the guessed cards it saw
@@ -340,7 +340,7 @@ class MemoryBot(Bot):
         tried = {}
         for move in moves:
             if move not in self._seen:
-                trial = st.clone()
+                trial = st.clone(share=True)
                 program.apply(trial, move)
                 self._seen[move] = _shown(program, st, trial, seat, guessed, hidden)
                 tried[move] = trial
@@ -357,7 +357,7 @@ class MemoryBot(Bot):
         order = moves[:1] + moves[-1:] + self.pick(moves[1:-1], len(moves))   # the ends of a range first
         best, best_value, spent = [], None, 0
         for move in order[:8]:
-            trial = world.clone()
+            trial = world.clone(share=True)
             program.apply(trial, move)
             steps = 0
             while not trial.over and trial.decider == seat and steps < 200:
@@ -416,7 +416,7 @@ class MemoryBot(Bot):
 
     def played(self, program, st, move):
         """A copy of st with move played (counted against the budget)."""
-        trial = st.clone()
+        trial = st.clone(share=True)
         program.apply(trial, move)
         self._left -= 1
         return trial
@@ -485,7 +485,7 @@ def rollout(program, st, seat: int, turn: int, gen: random.Random, depth: int, p
         if known is st:
             st = trials[pick]
         else:
-            st = st.clone(log=False)
+            st = st.clone(log=False, share=True)
             program.apply(st, best[pick])
         played[0] = st
     return st
@@ -502,7 +502,7 @@ def best_trials(program, st, moves: list, seat: int, spare: bool = False) -> tup
     if cache is None:
         cache = cache_of(program)
     for i, move in enumerate(moves):
-        trial = st if i == last else st.clone()
+        trial = st if i == last else st.clone(share=True)
         apply(trial, move)
         dec = trial.pending         # in_round(trial), inlined:
         if type(dec) is Simultaneous and trial.vars[dec.kept_slot]:

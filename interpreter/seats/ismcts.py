@@ -150,7 +150,7 @@ class IsmctsBot(Bot):
             if done % reuse == 0:       # a new world: dealing one costs far more than copying it
                 known = set() if self.prior else None
                 world = seat.world(known)
-            self.iterate(program, world if reuse == 1 else world.clone(log=False), root, known)
+            self.iterate(program, world if reuse == 1 else world.clone(log=False, share=True), root, known)
             done += 1
         return self.most_visited(seat, root)
 
@@ -366,7 +366,7 @@ def one_step(program, world, moves: list, seat: int, unsure: set | None, through
     mover = world.decider
     values, trials, gambles = [], [], []
     for m in moves:
-        trial = world.clone(log=False)
+        trial = world.clone(log=False, share=True)
         trial.log = []
         program.apply(trial, m)
         if in_round(trial):             # a simultaneous choice shows nothing until the round ends

@@ -32,6 +32,6 @@ def as_unseen(st, gen: random.Random):
     before it redrawn (a seat imagined in a look-ahead never sees them either); else st itself."""
     if not in_round(st):
         return st
-    copy = st.clone(log=False)
+    copy = st.clone(log=False, share=True)
     st.pending.redraw(copy, st.decider, gen)
     return copy

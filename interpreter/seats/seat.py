@@ -87,7 +87,7 @@ class Seat:
 
     def play(self, world, move):
         """A copy of the world with the move played (the world itself unchanged)."""
-        copy = world.clone()
+        copy = world.clone(share=True)     # played on by the rules alone: its zones' lists are shared
         self.program.play(copy, move)
         return copy
 

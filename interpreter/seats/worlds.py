@@ -63,13 +63,13 @@ def _hidden(program, zones: list, seat: int) -> tuple:
 
 def _lay(copy, hidden: list, pool: list) -> None:
     """The cards of pool laid in order into the hidden zones, each keeping its size; loc follows."""
-    i = 0
+    i, zones, loc = 0, copy.zones, copy.loc
     for z in hidden:
-        zone = copy.zones[z]
-        zone[:] = pool[i:i + len(zone)]
-        i += len(zone)
+        n = len(zones[z])
+        zone = zones[z] = pool[i:i + n]     # a new list: the copy shares its zones' lists with st
+        i += n
         for c in zone:
-            copy.loc[c] = z
+            loc[c] = z
 
 
 def margin(program, st, seat: int):
@@ -189,7 +189,7 @@ class Dealer:
     def deal(self, st, gen: random.Random, known: set | None = None):
         """One world: a copy of st (the state the Dealer was made from) with the hidden cards dealt anew from gen."""
         program, hidden = self.program, self.hidden
-        copy = st.clone(log=False)
+        copy = st.clone(log=False, share=True)     # the hidden zones get new lists below
         copy.rng = rng.seed_state(gen.getrandbits(62))
         if self.mode == KNOWN:
             self._deal_known(copy, gen, known)
@@ -375,8 +375,7 @@ def _lay_placed(copy, hidden: list, placed: dict) -> None:
     """Put the dealt cards (zone -> card ids) in the copy's hidden zones; loc follows."""
     zones, loc = copy.zones, copy.loc
     for z in hidden:
-        zone = placed[z]
-        zones[z][:] = zone
+        zone = zones[z] = placed[z]
         for c in zone:
             loc[c] = z
 
