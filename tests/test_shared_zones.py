@@ -5,9 +5,11 @@ the rules change no zone's list of a shared state in place: every write puts a n
 place, so no copy sees another's moves. Checked on whole games of every shipped ruleset and the
 tests' own game, with every look-ahead bot: each zone list that a shared copy was made with holds,
 at the end, what it held then (a move, a shuffle, a deal, a refill from an empty pile, a
-`together` block or a dealt world that changed a shared list in place would show here)."""
+`together` block or a dealt world that changed a shared list in place would show here). And a
+state and its shared copy, played on turn about, end as two plain copies of it played alike."""
 import glob
 import os
+import random
 
 import pytest
 
@@ -102,3 +104,28 @@ def played_unchanged(path: str, monkeypatch) -> None:
         copies += len(watched.lists)
     assert copies > 0                   # the bots did share states (the check saw their zones)
     assert watched.changed() == []
+
+
+@pytest.mark.parametrize("path", RULESETS, ids=lambda p: p.split("/")[-1])
+def test_a_state_and_its_shared_copy_play_on_as_two_separate_copies_would(path):
+    """Moves played on a state and on its shared copy, turn about, leave each as the same moves
+    leave two plain copies: neither sees the other's moves."""
+    game = load_game(path)
+    program = game.program(players_of(game))
+    for seed in range(3):
+        st = program.new_state(seed)
+        pick = random.Random(seed)
+        for _ in range(pick.randrange(0, 30)):          # somewhere into the game
+            if st.over:
+                break
+            program.apply(st, pick.choice(program.legal_moves(st)))
+        shared, one, two = st.clone(share=True), st.clone(), st.clone()
+        for step in range(60):
+            pair = (st, one) if step % 2 else (shared, two)
+            if pair[0].over:
+                break
+            move = pick.choice(program.legal_moves(pair[0]))
+            program.apply(pair[0], move)
+            program.apply(pair[1], move)
+            assert st == one and shared == two
+        assert st.shared and shared.shared and not one.shared
