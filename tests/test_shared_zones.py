@@ -96,13 +96,11 @@ def played_unchanged(path: str, monkeypatch) -> None:
     monkeypatch.setattr(engine.State, "clone", watched.clone(engine.State.clone))
     game = load_game(path)
     players = players_of(game)
-    copies = 0
     for seed, bot in enumerate(LOOK_AHEAD):
         bots = [make_bot(bot if s == seed % players else "random", derive(seed, s)) for s in range(players)]
         _, st, _ = play_game(game, players, seed, bots)
         assert st.over
-        copies += len(watched.lists)
-    assert copies > 0                   # the bots did share states (the check saw their zones)
+    assert watched.lists                # the bots did share states (the check saw their zones)
     assert watched.changed() == []
 
 

@@ -442,10 +442,9 @@ def shuffle_zone(st: State, z: int, card_type: list, zone_name: str, mask: int =
     if st.script is not None:
         _scripted_order(st, z, card_type, zone_name)
     else:
-        zone = st.zones[z]
         if st.shared:                           # a new list: a copy shares this one
-            zone = st.zones[z] = zone[:]
-        st.rng = rng.shuffle(zone, st.rng)
+            st.zones[z] = st.zones[z][:]
+        st.rng = rng.shuffle(st.zones[z], st.rng)
     zone = st.zones[z]
     if st.chance is not None:
         st.chance.append((z, [card_type[c] for c in zone]))
