@@ -49,11 +49,21 @@ def compile_program(rules: ir.Ruleset, players: int, limits: E.Limits | None = N
         initial_code=lambda: initial_code(gen, stmts, prefix), const=const, source=flow.source,
         stat_fns=[lam(s.expr) for s in rules.stats],
         coverage=cov.coverage() if cov is not None else None, lam=lam,
-        card_slots=card_slots(rules, flow))
+        card_slots=card_slots(rules, flow), evals_fn=evals_function(gen, rules))
     program = Program(rules, players, limits, lay, compiled)
     # what the bots' evaluation reads of a state: their cache of evaluations keys on it (seats/eval_cache.py)
     program.eval_reads = state_reads(program, rules.bot_eval if rules.bot_eval is not None else rules.score)
     return program
+
+
+def evals_function(gen: CodeGen, rules: ir.Ruleset):
+    """f(st) -> every seat's bot evaluation (bots.eval, else the score, negated when the lowest wins)
+    in one call, or None (a cooperative table, or an evaluation that hands the state to a call)."""
+    if rules.cooperative is not None:
+        return None
+    if rules.bot_eval is not None:
+        return gen.seats_function(rules.bot_eval)
+    return gen.seats_function(rules.score, negate=rules.lowest_wins)
 
 
 def card_slots(rules: ir.Ruleset, flow: Flow) -> tuple:

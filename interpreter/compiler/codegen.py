@@ -66,6 +66,24 @@ class CodeGen:
         # called once per card: a part that depends on the card's type only is a table lookup
         return self.function_of(self.x(e, percard.loop_env({}, "c", open_=False)[0]), e.pos, seated)
 
+    def seats_function(self, e, negate: bool = False):
+        """f(st, c) -> [e's value for me = 0, for me = 1, …]: every seat's value (an evaluation) in
+        one call, each with its seat written in as a constant; None when e hands the state to a call
+        (a function of the rules, a helper), which might read `me` itself."""
+        src = self.x(e, percard.loop_env({}, "c", open_=False)[0])
+        pieces = once.TEXT.split(src)       # code and text literals, alternately: a text is never touched
+        if any(_STATE_PASSED.search(code) for code in pieces[::2]):
+            return None
+        values = []
+        for seat in range(self.layout.players):
+            code = [_ME_ZONE.sub(lambda m: f"Z[{int(m.group(1)) + seat}]", part) for part in pieces[::2]]
+            code = [_ME.sub(f"({seat})", part) for part in code]
+            one = list(pieces)
+            one[::2] = code
+            values.append(f"-({''.join(one)})" if negate else "".join(one))
+        body, zones = read_zones_once("[" + ", ".join(values) + "]", True)
+        return self.define(f"def _f(st, c=None):\n{prologue(body, zones)}    return {body}\n", "_f", {3: e.pos})
+
     def seat_lam(self, e):
         """A function f(st, c) for a seat (who decides), checked to be one."""
         return self.function_of(self.seat_src(e, {"@card": "c"}), e.pos)
@@ -702,6 +720,10 @@ def read_zones_once(src: str, seated: bool) -> tuple:
 
 
 _ZONE_READ = re.compile(r"(?<![\w.])Z\[(\d+)( \+ st\.me)?\]")
+# seats_function: `st` anywhere but before an attribute (handed to a call); me's own zone; me
+_STATE_PASSED = re.compile(r"(?<![\w.])st\b(?!\.\w)")
+_ME_ZONE = re.compile(r"(?<![\w.])Z\[(\d+) \+ st\.me\]")
+_ME = re.compile(r"(?<![\w.])st\.me\b")
 
 
 def truth_only(src: str) -> str:

@@ -36,6 +36,7 @@ class Compiled:
     lam: object = None          # lam(expression) -> f(st, c): compiles another expression of the rules
     cooperative_fn: object = None   # f(st, c) for a cooperative game's win condition, else None
     card_slots: tuple = ()      # the slots holding card ids (or lists of them): bots' worlds follow them
+    evals_fn: object = None     # f(st) -> every seat's bot evaluation in one call (or None: evaluate seat by seat)
 
 
 class Program:
@@ -60,6 +61,7 @@ class Program:
         self.end_fn, self.score_fn, self.eval_fn, self.tiebreak_fns = c.end_fn, c.score_fn, c.eval_fn, c.tiebreak_fns
         self.cooperative_fn = c.cooperative_fn
         self.card_slots = c.card_slots
+        self.evals_fn = c.evals_fn
         self.eval_reads = None      # what the bots' evaluation reads of a state (compiler/reads.py), set by the compiler
         self.eval_cache = None      # the bots' cache of evaluations (seats/eval_cache.py): None until made, False: none
         self.const = c.const
@@ -312,6 +314,11 @@ class Program:
             fn, pos = self.eval_fn, self.rules.bot_eval.pos
         if self.cooperative_fn is not None:      # one shared score: every seat rates the table's
             return [self.as_seat(st, 0, fn, pos)] * self.players
+        if self.evals_fn is not None:           # every seat's in one generated call
+            try:
+                return self.evals_fn(st)
+            except E.RULE_FAILURES as exc:
+                raise E.failure(exc, st, self.where(exc) or pos) from None
         keep = st.me
         out = []
         try:
