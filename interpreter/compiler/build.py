@@ -6,6 +6,7 @@ namespace (codegen), constants worked out through it (fold), the statements' sou
 """
 from __future__ import annotations
 
+from ..errors import RuleRuntimeError
 from ..frontend import ir
 from ..runtime import engine as E
 from ..runtime.helpers import alike_guard
@@ -61,9 +62,12 @@ def evals_function(gen: CodeGen, rules: ir.Ruleset):
     in one call, or None (a cooperative table, or an evaluation that hands the state to a call)."""
     if rules.cooperative is not None:
         return None
-    if rules.bot_eval is not None:
-        return gen.seats_function(rules.bot_eval)
-    return gen.seats_function(rules.score, negate=rules.lowest_wins)
+    try:
+        if rules.bot_eval is not None:
+            return gen.seats_function(rules.bot_eval)
+        return gen.seats_function(rules.score, negate=rules.lowest_wins)
+    except RuleRuntimeError:        # too large for Python to compile at once: evaluated seat by seat
+        return None
 
 
 def card_slots(rules: ir.Ruleset, flow: Flow) -> tuple:
