@@ -67,3 +67,18 @@ def test_the_rotated_benchmark_plays_the_bot_in_every_seat_and_gives_its_share_w
     mean = float(total.split("= ")[1].split(" %")[0])
     lo, hi = (float(x) for x in total.split("[")[1].split("]")[0].split(", "))
     assert abs(mean - sum(shares) / 2) < 0.1 and lo <= mean <= hi
+
+
+def test_a_rotated_run_that_keeps_its_games_continues_where_it_stopped_with_the_same_share(tmp_path):
+    args = ("benchmarks/rotated.py", "rulesets/r_eco.yaml", "--players", 2, "--bot", "greedy", "--opponent",
+            "random", "--games", 5, "--seed", 4)
+    whole = script(*args).splitlines()[-1]
+    kept = tmp_path / "kept"
+    first = script(*args, "--results", kept).splitlines()[-1]
+    seat1 = kept / "seat1.jsonl"
+    seat1.write_text("".join(seat1.read_text().splitlines(keepends=True)[:2]))    # stopped after 2 games
+    again = script(*args, "--results", kept).splitlines()[-1]
+    share = lambda line: line.split(": ", 1)[1].split(" (")[0]  # noqa: E731
+    assert share(whole) == share(first) == share(again) and "of 10 games" in whole
+    assert "3 played now" in again and len(seat1.read_text().splitlines()) == 5
+    assert "every game kept from before" in script(*args, "--results", kept)
