@@ -64,11 +64,17 @@ class Moves(dict):
     """The nodes of the moves at one decision (an information set with nodes=seen), by move key, and
     what the moves are worth one step ahead: prior[key] = [total margin, worlds rated]."""
 
-    __slots__ = ("prior", "rated", "visits")
+    __slots__ = ("prior", "rated", "visits", "_means")
 
     def __init__(self):
         super().__init__()
-        self.prior, self.rated, self.visits = {}, 0, 0
+        self.prior, self.rated, self.visits, self._means = {}, 0, 0, None
+
+    def means(self) -> dict:
+        """The priors' means by move key (worked out once after each rating: choices read them often)."""
+        if self._means is None:
+            self._means = {k: p[0] / p[1] for k, p in self.prior.items()}
+        return self._means
 
 
 class Node:
@@ -178,7 +184,7 @@ class IsmctsBot(Bot):
                 made += 1
                 if mark >= 0:
                     children = node.branch(seen(program, world.log, mark, seat) if by_sight else None)
-                keys = [move_key(program, world, m) for m in moves]
+                keys = move_keys(program, world, moves)
                 if rate and children.rated < self.prior:
                     self.rate(program, world, moves, keys, children, guessed, mark < 0 and self.look > 0)
                 untried = []
@@ -228,15 +234,15 @@ class IsmctsBot(Bot):
             p[0] += v
             p[1] += 1
         children.rated += 1
+        children._means = None
 
     def first(self, untried: list, keys: list, children: Moves) -> int | None:
         """The untried move to expand, or None to choose among the tried ones: the best by prior
         (a move not rated counts as the mean of those rated; the first of equals drawn at random),
         when it is as good as the best tried move's prior or fewer than widen * sqrt(visits) of
         the legal moves were tried (progressive widening: a clearly worse move waits its turn)."""
-        prior = children.prior
-        if prior:
-            worth = [prior[k][0] / prior[k][1] if k in prior else None for k in keys]
+        if children.prior:
+            worth = list(map(children.means().get, keys))
             rated = [w for w in worth if w is not None]
             if rated:
                 mean = sum(rated) / len(rated)
@@ -253,10 +259,11 @@ class IsmctsBot(Bot):
         """Which tried legal move's child has the best UCB1 score by availability, plus the progressive
         bias of its prior, bias * (prior's rank in [0, 1]) / (visits + 1) (the first of equals)."""
         best, best_score, c, sqrt, log = 0, None, self.c, math.sqrt, math.log
-        prior, bias = children.prior, self.bias
-        lo = span = None
-        if bias and prior:
-            worth = [prior[k][0] / prior[k][1] for k in keys if k in prior]
+        bias = self.bias
+        lo = span = means = None
+        if bias and children.prior:
+            means = children.means()
+            worth = [means[k] for k in keys if k in means]
             if worth:
                 lo = min(worth)
                 span = max(worth) - lo
@@ -266,8 +273,8 @@ class IsmctsBot(Bot):
                 continue
             score = n.total / n.visits + c * sqrt(log(n.avail) / n.visits)
             if span:
-                p = prior.get(k)
-                h = 0.5 if p is None else (p[0] / p[1] - lo) / span
+                m = means.get(k)
+                h = 0.5 if m is None else (m - lo) / span
                 score += bias * h / (n.visits + 1)
             if best_score is None or score > best_score:
                 best, best_score = i, score
@@ -427,6 +434,17 @@ def move_key(program, st, move):
     except TypeError:
         key = (st.decider, st.pending.index, program.move_text(st, move))
     return key
+
+
+def move_keys(program, st, moves: list) -> list:
+    """move_key of every move (hashed at once: a move holding a value that is not hashable is rare)."""
+    who, at = st.decider, st.pending.index
+    keys = [(who, at, m) for m in moves]
+    try:
+        hash(tuple(keys))
+    except TypeError:
+        keys = [move_key(program, st, m) for m in moves]
+    return keys
 
 
 def root_key(seat, move):
