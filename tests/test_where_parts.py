@@ -390,7 +390,7 @@ def test_whether_known_zones_hold_one_of_fewer_cards_than_zones_asks_where_those
     assert any(a.get("colour") == "red" and a.get("rank") == 4 for a in piles)      # red:4 was dealt to a pile
     assert not any(a.get("colour") == "green" and a.get("rank") == 4 for a in piles)    # green:4 to the hand
     assert (local(p, st, "g4_out"), local(p, st, "r4_out")) == (True, False)
-    assert p.source.count("map(L.__getitem__, ") >= 2       # one card passes, four zones: where it lies
+    assert p.source.count("_h.none_lying(") >= 2       # one card passes, four zones: where it lies
     p = make(edit(text, """      - for: s in spots
         do: ["move top of deck to pile[s]"]
 """, ""))
@@ -428,3 +428,13 @@ def test_a_trigger_that_asks_whether_known_zones_hold_a_card_does_not_count_the_
     st = p.new_state(0)
     assert var(p, st, "gone") is True and local(p, st, "asked") is True
     assert len(st.zones[p.zone_names.index("hand(0)")]) == 1
+
+
+def test_asking_first_where_the_card_found_last_time_lies_changes_no_answer():
+    from interpreter.runtime.helpers import Helpers
+    zones, cards, loc, hint = frozenset({3, 4}), (0, 1, 2), [1, 4, 3], [0]
+    assert Helpers.none_lying(zones, cards, loc, hint) is False and hint == [1]     # card 1 lies in zone 4
+    loc[1] = 0                                                                      # it left: the hint is stale
+    assert Helpers.none_lying(zones, cards, loc, hint) is False and hint == [2]     # card 2 still lies in zone 3
+    loc[2] = 0
+    assert Helpers.none_lying(zones, cards, loc, hint) is True

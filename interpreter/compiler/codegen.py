@@ -395,8 +395,14 @@ class CodeGen:
         key = (self.passing(table), tuple(picks))   # one name per pair: the same text where asked again
         if key not in self.lying:
             ids = self.passing_sets[id(table)][1]
-            self.lying[key] = None if len(ids) > len(picks) else \
-                f"{self.k(frozenset(picks))}.isdisjoint(map(L.__getitem__, {self.k(tuple(sorted(ids)))}))"
+            if not ids:                 # no card passes: none lies anywhere
+                self.lying[key] = "True"
+            elif len(ids) > len(picks):
+                self.lying[key] = None
+            else:   # the card found there last time asked first: it mostly lies there still
+                zones, cards, hint = self.k(frozenset(picks)), self.k(tuple(sorted(ids))), self.k([0])
+                self.lying[key] = (f"(L[{cards}[{hint}[0]]] not in {zones} and "
+                                   f"_h.none_lying({zones}, {cards}, L, {hint}))")
         return self.lying[key]
 
     def none_of_type(self, count, env):

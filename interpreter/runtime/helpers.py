@@ -3,6 +3,7 @@ that are closures rather than generated text (the `alike` check)."""
 from __future__ import annotations
 
 import operator
+from itertools import compress, count
 
 from ..errors import RuleRuntimeError
 from . import play_order
@@ -190,6 +191,17 @@ class Helpers:
     def keep(cards, row) -> list:
         """The cards whose entry in a Keyed row is true, in order."""
         return [c for c in cards if row[c]]     # fewer instructions than compress(map(row.__getitem__))
+
+    @staticmethod
+    def none_lying(picks, ids, loc, hint: list) -> bool:
+        """Whether none of the cards `ids` lies in the zones `picks`, asked after the card hint[0] names
+        was found elsewhere: the first one found there becomes the hint (the one asked first next
+        time, as it mostly still lies there)."""
+        i = next(compress(count(), map(picks.__contains__, map(loc.__getitem__, ids))), None)
+        if i is None:
+            return True
+        hint[0] = i
+        return False
 
     @staticmethod
     def too_many_turns(limit, pos):
