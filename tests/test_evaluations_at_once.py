@@ -7,30 +7,18 @@ score winning is still aimed low; a cooperative table keeps its one shared value
 evaluation still names its rule; and code that hands the state to a call is left seat by seat.
 """
 import glob
-import random
 
 import pytest
 
 from interpreter.compiler import codegen
 from interpreter.compiler.game import load_game
 from interpreter.errors import RuleRuntimeError
-from interpreter.seats.worlds import determinise
 from language_helpers import edit, make, write  # noqa: F401
+from test_bots_eval_cache import states
+from test_lowest_score_wins import PENALTIES as LOWEST
 
 RULESETS = sorted(glob.glob("rulesets/*.yaml") + glob.glob("rulesets/examples/*.yaml")
                   + glob.glob("tests/games/*.yaml"))
-
-
-def positions(program, seed: int, n: int = 80):
-    """States of a random game and a determinised copy of each for its decider (what bots evaluate)."""
-    gen, st = random.Random(seed), program.new_state(seed)
-    out = []
-    while not st.over and len(out) < n:
-        out.append(st.clone())
-        out.append(determinise(program, st, st.decider, gen))
-        moves = program.legal_moves(st)
-        program.apply(st, moves[gen.randrange(len(moves))])
-    return out + [st]
 
 
 @pytest.mark.parametrize("path", RULESETS)
@@ -40,40 +28,18 @@ def test_every_seats_evaluation_at_once_is_each_seats_evaluation(path):
         program = game.program(players)
         if program.cooperative_fn is None:
             assert program.evals_fn is not None, f"{path}: every shipped evaluation is written out per seat"
-        for st in positions(program, players):
+        for st in states(program, players, 80):
             me = st.me
             assert program.evaluations(st) == [program.evaluate(st, s) for s in range(players)], path
             assert st.me == me          # asking changes nothing of the state
 
 
-PENALTIES = """
-    name: penalties
-    players: {min: 3, max: 3}
-    cards:
-      c:
-        for: {value: [1, 2, 3, 4, 6]}
-        name: "v{value}"
-        start: deck
-    zones:
-      deck: {visible: everyone}
-      taken: {owner: each, visible: everyone}
-    vars:
-      done: {initial: 0}
-      bonus: {owner: each, initial: 0}
-    setup:
-      - move deck where value == 2 or value == 3 to taken(0)
-      - move deck where value == 1 or value == 4 to taken(1)
-      - move deck where value == 6 to taken(2)
-      - set bonus(1) = 7
-    turn:
-      steps:
-        - step: main
-          do: ["set done = 1"]
-    end:
-      when: done == 1
-    score: sum(taken.value)
-    wins: lowest
-"""
+# the penalties game of test_lowest_score_wins (seat 0 takes 5 points, seat 1 5, seat 2 6), and
+# a variable per seat that only seat 1's is set
+PENALTIES = edit(edit(LOWEST, "      done: {initial: 0}\n",
+                      "      done: {initial: 0}\n      bonus: {owner: each, initial: 0}\n"),
+                 "      - move deck where value == 6 to taken(2)\n",
+                 "      - move deck where value == 6 to taken(2)\n      - set bonus(1) = 7\n")
 
 
 def test_with_the_lowest_score_winning_each_seat_evaluates_its_score_negated(make):
