@@ -64,17 +64,11 @@ class Moves(dict):
     """The nodes of the moves at one decision (an information set with nodes=seen), by move key, and
     what the moves are worth one step ahead: prior[key] = [total margin, worlds rated]."""
 
-    __slots__ = ("prior", "rated", "visits", "_means")
+    __slots__ = ("prior", "rated", "visits")
 
     def __init__(self):
         super().__init__()
-        self.prior, self.rated, self.visits, self._means = {}, 0, 0, None
-
-    def means(self) -> dict:
-        """The priors' means by move key (worked out once after each rating: choices read them often)."""
-        if self._means is None:
-            self._means = {k: p[0] / p[1] for k, p in self.prior.items()}
-        return self._means
+        self.prior, self.rated, self.visits = {}, 0, 0
 
 
 class Node:
@@ -234,15 +228,15 @@ class IsmctsBot(Bot):
             p[0] += v
             p[1] += 1
         children.rated += 1
-        children._means = None
 
     def first(self, untried: list, keys: list, children: Moves) -> int | None:
         """The untried move to expand, or None to choose among the tried ones: the best by prior
         (a move not rated counts as the mean of those rated; the first of equals drawn at random),
         when it is as good as the best tried move's prior or fewer than widen * sqrt(visits) of
         the legal moves were tried (progressive widening: a clearly worse move waits its turn)."""
-        if children.prior:
-            worth = list(map(children.means().get, keys))
+        prior = children.prior
+        if prior:
+            worth = [prior[k][0] / prior[k][1] if k in prior else None for k in keys]
             rated = [w for w in worth if w is not None]
             if rated:
                 mean = sum(rated) / len(rated)
@@ -259,11 +253,10 @@ class IsmctsBot(Bot):
         """Which tried legal move's child has the best UCB1 score by availability, plus the progressive
         bias of its prior, bias * (prior's rank in [0, 1]) / (visits + 1) (the first of equals)."""
         best, best_score, c, sqrt, log = 0, None, self.c, math.sqrt, math.log
-        bias = self.bias
-        lo = span = means = None
-        if bias and children.prior:
-            means = children.means()
-            worth = [means[k] for k in keys if k in means]
+        prior, bias = children.prior, self.bias
+        lo = span = None
+        if bias and prior:
+            worth = [prior[k][0] / prior[k][1] for k in keys if k in prior]
             if worth:
                 lo = min(worth)
                 span = max(worth) - lo
@@ -273,8 +266,8 @@ class IsmctsBot(Bot):
                 continue
             score = n.total / n.visits + c * sqrt(log(n.avail) / n.visits)
             if span:
-                m = means.get(k)
-                h = 0.5 if m is None else (m - lo) / span
+                p = prior.get(k)
+                h = 0.5 if p is None else (p[0] / p[1] - lo) / span
                 score += bias * h / (n.visits + 1)
             if best_score is None or score > best_score:
                 best, best_score = i, score
