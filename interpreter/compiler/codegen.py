@@ -63,15 +63,18 @@ class CodeGen:
     def lam(self, e, seated: bool = True):
         """A function f(st, c) for an expression (decisions, scoring, bots); `seated`: st.me is a
         seat whenever it runs (not so for the first player, worked out before anyone is `me`)."""
+        return self.function_of(self.card_source(e), e.pos, seated)
+
+    def card_source(self, e) -> str:
+        """Source for an expression asked of a state and a card `c` (lam, seats_function)."""
         # called once per card: a part that depends on the card's type only is a table lookup
-        return self.function_of(self.x(e, percard.loop_env({}, "c", open_=False)[0]), e.pos, seated)
+        return self.x(e, percard.loop_env({}, "c", open_=False)[0])
 
     def seats_function(self, e, negate: bool = False):
         """f(st, c) -> [e's value for me = 0, for me = 1, …]: every seat's value (an evaluation) in
         one call, each with its seat written in as a constant; None when e hands the state to a call
         (a function of the rules, a helper), which might read `me` itself."""
-        src = self.x(e, percard.loop_env({}, "c", open_=False)[0])
-        pieces = once.TEXT.split(src)       # code and text literals, alternately: a text is never touched
+        pieces = once.TEXT.split(self.card_source(e))       # code and text literals, alternately: a text is never touched
         if any(_STATE_PASSED.search(code) for code in pieces[::2]):
             return None
         values = []
