@@ -98,9 +98,9 @@ def test_with_reuse_a_world_is_dealt_every_reuse_iterations_each_played_on_its_o
         drawn.append(real_deal(*a))
         return drawn[-1]
 
-    def iterate(self, program, world, root, known=None):
+    def iterate(self, program, world, root, known=None, dealt=None):
         played.append((world, world.clone(log=False).zones, len(drawn)))
-        return real_iterate(self, program, world, root, known)
+        return real_iterate(self, program, world, root, known, dealt)
     monkeypatch.setattr(seat_module, "determinise", counting)
     monkeypatch.setattr(IsmctsBot, "iterate", iterate)
     make_bot("ismcts:iterations=10,reuse=4", 3).choose(prog, st, prog.legal_moves(st))
@@ -108,6 +108,20 @@ def test_with_reuse_a_world_is_dealt_every_reuse_iterations_each_played_on_its_o
     assert [n for _, _, n in played] == [1] * 4 + [2] * 4 + [3] * 2
     assert len({id(w) for w, _, _ in played}) == 10     # a copy each: no iteration plays on another's
     assert all(w is not drawn[n - 1] and zones == drawn[n - 1].zones for w, zones, n in played)
+
+
+def test_what_the_copies_of_one_dealt_world_start_from_is_worked_out_once_and_is_what_each_copy_would_give(monkeypatch):
+    prog, st = next((p, s) for p, s in seeded_states(2, 3, log=True) if len(p.legal_moves(s)) > 1)
+    given, real_iterate = [], IsmctsBot.iterate
+
+    def iterate(self, program, world, root, known=None, dealt=None):
+        given.append((dealt, self.dealt(program, world, known)))
+        return real_iterate(self, program, world, root, known, dealt)
+    monkeypatch.setattr(IsmctsBot, "iterate", iterate)
+    make_bot("ismcts:iterations=8,reuse=4", 3).choose(prog, st, prog.legal_moves(st))
+    assert len(given) == 8 and given[0][0] is given[3][0] and given[4][0] is given[7][0]
+    assert all(once == fresh for once, fresh in given)
+    assert given[0][0][0] is not None and given[0][0][1] is not None    # the default rates moves: payoff=gain
 
 
 def test_a_move_illegal_in_a_world_is_not_counted_available():
@@ -358,10 +372,10 @@ def memo_decision(first: bool):
     caught = []
     real = IsmctsBot.iterate
 
-    def catch(self, program, world, root, known=None):
+    def catch(self, program, world, root, known=None, dealt=None):
         if not caught:
             caught.append((world.clone(), set(known)))
-        return real(self, program, world, root, known)
+        return real(self, program, world, root, known, dealt)
     IsmctsBot.iterate = catch
     try:
         make_bot("ismcts:iterations=1", 1).choose(prog, st, prog.legal_moves(st))

@@ -145,26 +145,35 @@ class IsmctsBot(Bot):
         root = Node(seat.number)
         self._scale = [0.0, 0]
         deadline = time.perf_counter() + self.seconds if self.seconds > 0 else None
-        done, reuse, world, known = 0, self.reuse, None, None
+        done, reuse, world, known, dealt = 0, self.reuse, None, None, None
         while (done < self.iterations) if deadline is None else (done == 0 or time.perf_counter() < deadline):
             if done % reuse == 0:       # a new world: dealing one costs far more than copying it
                 known = set() if self.prior else None
                 world = seat.world(known)
-            self.iterate(program, world if reuse == 1 else world.clone(log=False, share=True), root, known)
+                dealt = self.dealt(program, world, known)
+            self.iterate(program, world if reuse == 1 else world.clone(log=False, share=True), root, known, dealt)
             done += 1
         return self.most_visited(seat, root)
 
-    def iterate(self, program, world, root: Node, known: set | None = None) -> None:
+    def dealt(self, program, world, known: set | None) -> tuple:
+        """What every iteration on one dealt world starts from, worked out once for its copies: the
+        cards the world guessed rather than dealt from the seat's knowledge (None when no move is
+        rated), and every seat's margin in it (None unless payoff=gain)."""
+        informed = self.rollout == "informed"
+        guessed = {c for c in hidden_cards(program, world, self._seat) if c not in (known or ())} \
+            if (self.prior > 0 and known is not None) or informed else None
+        return guessed, all_margins(program, world) if self.payoff == "gain" else None
+
+    def iterate(self, program, world, root: Node, known: set | None = None, dealt: tuple | None = None) -> None:
         """One iteration on one world: select, expand, roll out, back up (nothing is learnt from a
         world the rules fail on). `known`: the cards the world was dealt from the seat's knowledge;
-        without it the moves are not rated one step ahead (no priors)."""
+        without it the moves are not rated one step ahead (no priors). `dealt`: self.dealt of the
+        world (or of the world it is a copy of, not played on yet)."""
         seat, by_sight = self._seat, self.nodes == "seen"
         path, node, children, fresh, made, mark = [], root, root.children, None, 0, -1    # -1: at the root
         rate = self.prior > 0 and known is not None
         informed = self.rollout == "informed"
-        guessed = {c for c in hidden_cards(program, world, seat) if c not in (known or ())} \
-            if rate or informed else None
-        start = all_margins(program, world) if self.payoff == "gain" else None
+        guessed, start = self.dealt(program, world, known) if dealt is None else dealt
         if by_sight or rate or informed:
             world.log = []              # what the seat sees of each move, read from the world's events
         try:
@@ -189,13 +198,14 @@ class IsmctsBot(Bot):
                     else:
                         child.avail += 1
                 children.visits += 1
-                i = self.first(untried, keys, children) if untried else None
+                worth = self.worth(children, keys)
+                i = self.first(untried, keys, children, worth) if untried else None
                 if i is not None:
                     fresh = (children, keys[i], Node(world.decider))
                     program.apply(world, moves[i])
                     path.append(fresh[2])
                     break
-                i = self.select(children, keys)
+                i = self.select(children, keys, worth)
                 node = children[keys[i]]
                 mark = 0 if world.log is None else len(world.log)
                 program.apply(world, moves[i])
@@ -229,14 +239,23 @@ class IsmctsBot(Bot):
             p[1] += 1
         children.rated += 1
 
-    def first(self, untried: list, keys: list, children: Moves) -> int | None:
+    @staticmethod
+    def worth(children: Moves, keys: list) -> list | None:
+        """Each move's prior mean, None for a move not rated (None when none is: no priors), worked
+        out once for first and select at each step."""
+        prior = children.prior
+        if not prior:
+            return None
+        return [prior[k][0] / prior[k][1] if k in prior else None for k in keys]
+
+    def first(self, untried: list, keys: list, children: Moves, worth: list | None = None) -> int | None:
         """The untried move to expand, or None to choose among the tried ones: the best by prior
         (a move not rated counts as the mean of those rated; the first of equals drawn at random),
         when it is as good as the best tried move's prior or fewer than widen * sqrt(visits) of
         the legal moves were tried (progressive widening: a clearly worse move waits its turn)."""
-        prior = children.prior
-        if prior:
-            worth = [prior[k][0] / prior[k][1] if k in prior else None for k in keys]
+        if worth is None:
+            worth = self.worth(children, keys)
+        if worth is not None:
             rated = [w for w in worth if w is not None]
             if rated:
                 mean = sum(rated) / len(rated)
@@ -249,25 +268,28 @@ class IsmctsBot(Bot):
                 untried = [i for i in untried if worth[i] == top]
         return untried[below(self.rng, len(untried))]
 
-    def select(self, children: Moves, keys: list) -> int:
+    def select(self, children: Moves, keys: list, worth: list | None = None) -> int:
         """Which tried legal move's child has the best UCB1 score by availability, plus the progressive
-        bias of its prior, bias * (prior's rank in [0, 1]) / (visits + 1) (the first of equals)."""
+        bias of its prior, bias * (prior's rank in [0, 1]) / (visits + 1) (the first of equals).
+        `worth`: self.worth(children, keys), when the caller has it."""
         best, best_score, c, sqrt, log = 0, None, self.c, math.sqrt, math.log
-        prior, bias = children.prior, self.bias
+        bias = self.bias
         lo = span = None
-        if bias and prior:
-            worth = [prior[k][0] / prior[k][1] for k in keys if k in prior]
-            if worth:
-                lo = min(worth)
-                span = max(worth) - lo
+        if bias and children.prior:
+            if worth is None:
+                worth = self.worth(children, keys)
+            rated = [w for w in worth if w is not None]
+            if rated:
+                lo = min(rated)
+                span = max(rated) - lo
         for i, k in enumerate(keys):
             n = children.get(k)
             if n is None:               # not tried yet (progressive widening holds it back)
                 continue
             score = n.total / n.visits + c * sqrt(log(n.avail) / n.visits)
             if span:
-                p = prior.get(k)
-                h = 0.5 if p is None else (p[0] / p[1] - lo) / span
+                w = worth[i]
+                h = 0.5 if w is None else (w - lo) / span
                 score += bias * h / (n.visits + 1)
             if best_score is None or score > best_score:
                 best, best_score = i, score
