@@ -159,10 +159,13 @@ class IsmctsBot(Bot):
         """What every iteration on one dealt world starts from, worked out once for its copies: the
         cards the world guessed rather than dealt from the seat's knowledge (None when no move is
         rated), and every seat's margin in it (None unless payoff=gain)."""
-        informed = self.rollout == "informed"
         guessed = {c for c in hidden_cards(program, world, self._seat) if c not in (known or ())} \
-            if (self.prior > 0 and known is not None) or informed else None
+            if self.rates(known) or self.rollout == "informed" else None
         return guessed, all_margins(program, world) if self.payoff == "gain" else None
+
+    def rates(self, known: set | None) -> bool:
+        """Whether the moves are rated one step ahead: priors asked for, on a world dealt from `known`."""
+        return self.prior > 0 and known is not None
 
     def iterate(self, program, world, root: Node, known: set | None = None, dealt: tuple | None = None) -> None:
         """One iteration on one world: select, expand, roll out, back up (nothing is learnt from a
@@ -171,7 +174,7 @@ class IsmctsBot(Bot):
         world (or of the world it is a copy of, not played on yet)."""
         seat, by_sight = self._seat, self.nodes == "seen"
         path, node, children, fresh, made, mark = [], root, root.children, None, 0, -1    # -1: at the root
-        rate = self.prior > 0 and known is not None
+        rate = self.rates(known)
         informed = self.rollout == "informed"
         guessed, start = self.dealt(program, world, known) if dealt is None else dealt
         if by_sight or rate or informed:
