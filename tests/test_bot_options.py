@@ -49,14 +49,14 @@ def test_a_spec_is_stored_in_its_canonical_form():
 def test_in_a_seat_list_key_value_items_belong_to_the_bot_before_them():
     assert split_seats("automa:samples=8,depth=4,greedy,ismcts:iterations=9") == \
         ["automa:samples=8,depth=4", "greedy", "ismcts:iterations=9"]
-    assert bot_list("automa:samples=8,depth=4,greedy", 2) == ["automa:samples=8,depth=4", "greedy"]
-    assert bot_list("automa:samples=2", 3) == ["automa:samples=2"] * 3
+    assert bot_list("automa:samples=8,depth=4,greedy", 2, None) == ["automa:samples=8,depth=4", "greedy"]
+    assert bot_list("automa:samples=2", 3, None) == ["automa:samples=2"] * 3
 
 
 def test_seat_specs_joined_by_commas_read_back_as_the_same_seats():
     """What `record_command` writes for a failed game's --bots (the specs joined by commas)."""
     names = ["automa:samples=8,depth=4", "greedy", "ismcts:iterations=9,rollout=greedy", "random"]
-    assert bot_list(",".join(names), 4) == names
+    assert bot_list(",".join(names), 4, None) == names
 
 
 def test_a_seat_of_play_takes_a_bot_with_options():
@@ -93,7 +93,7 @@ def test_a_bad_value_is_a_usage_error_saying_what_the_option_takes(spec, words):
 
 def test_options_given_before_any_bot_are_a_usage_error():
     with pytest.raises(UsageError, match="options before any bot"):
-        bot_list("samples=3,automa", 2)
+        bot_list("samples=3,automa", 2, None)
 
 
 def test_options_are_typed_int_float_or_choice():

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from . import ir
 from ..errors import RulesetError
+from .check.bot_options import read_bot_options
 from .check.cards import declare_cards
 from .check.constants import check_constant
 from .check.context import Context, Scope, Unresolved
@@ -108,6 +109,7 @@ def check_pass(cx: Context) -> ir.Ruleset:
     cooperative = check_cooperative(cx)
     bot_eval = value(cx, ("bots", "eval"), Scope(), default=None)
     expect(cx, bot_eval, {"int"}, "the bots' rating")
+    bot_options = read_bot_options(cx)
     stats = check_stats(cx)
     check_recursion(cx, procedures)
     display = check_display(cx, score, tiebreak)
@@ -117,7 +119,7 @@ def check_pass(cx: Context) -> ir.Ruleset:
         params=cx.params, cards=cards, zones=list(cx.zones.values()), zone_by_name=cx.zones,
         vars=list(cx.vars.values()), functions=cx.functions, procedures=procedures, setup=setup,
         first=first, next=nxt, steps=steps, end_when=end_when, finish=finish, score=score,
-        tiebreak=tiebreak, bot_eval=bot_eval, slots=list(cx.slots),
+        tiebreak=tiebreak, bot_eval=bot_eval, bot_options=bot_options, slots=list(cx.slots),
         slot_types=[cx.slot_types.get(i) or cx.local_type(n) for n, i in cx.slots.items()],
         card_vars=sorted(cx.card_vars), sources=cx.doc.sources,
         overrides=cx.overrides, display=display, stats=stats, lowest_wins=cx.get(("wins",)) == "lowest",

@@ -429,6 +429,7 @@ class Ruleset:
     overrides: dict
     display: dict = field(default_factory=lambda: {"knowledge": "full"})   # how `play` shows a seat's view
     stats: list = field(default_factory=list)      # [Stat] in the order the file gives them
+    bot_options: dict = field(default_factory=dict)    # bots.options as written: {bot: (Pos, {option: (text, Pos, Pos)})}
     lowest_wins: bool = False  # wins: lowest (the lowest score wins; the default is the highest)
     cooperative: Any = None    # cooperative.win: the condition under which the whole table wins; None: each for themselves
     whenever: list = field(default_factory=list)   # [StandingRule] in the order the file gives them

@@ -3,14 +3,14 @@
 `BOTS` holds the bots that come with cardrules; `known()` adds the installed packages' bots (entry
 points of the group cardrules.bots, loaded when first named). `make_bot(spec, seed)` gives the
 Player a caller plays with (player.py); `parse_bot(spec)` checks a spec and gives its canonical
-text. A spec naming a file or a module (loading.py) loads that code: callers reading a spec from a
-record check `is_code` first.
+text; `for_game` adds the options a ruleset gives the bot. A spec naming a file or a module
+(loading.py) loads that code: callers reading a spec from a record check `is_code` first.
 """
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..errors import BotError, UsageError
+from ..errors import BotError, Diagnostic, UsageError, did_you_mean
 from .bots import AutomaBot, GreedyBot, MemoryBot, RandomBot
 from .ismcts import IsmctsBot
 from .loading import entry_points, is_code, load_class, load_entry, one_line, source_of  # noqa: F401
@@ -60,6 +60,52 @@ def parse_bot(spec: str) -> Spec:
     label = f"{source.where}:{source.cls_name}"
     values = read_options(label, cls, source.options) if source.options is not None else {}
     return Spec(cls, values, with_options(label, cls, values))
+
+
+def ruleset_options(given: dict) -> tuple:
+    """A ruleset's bots.options as the frontend read them ({bot: (place, {option: (text, key place,
+    value place)})}) checked against our bots: ({bot: {option: value}}, [Diagnostic])."""
+    values, problems = {}, []
+    for name, (where, options) in given.items():
+        cls = BOTS.get(name)
+        if cls is None:
+            hint = did_you_mean(name, BOTS)
+            problems.append(Diagnostic(where, f"bots.options: unknown bot '{name}'", "error",
+                                       (hint + " " if hint else "") + "A ruleset gives options to the bots of "
+                                       f"cardrules: {', '.join(sorted(BOTS))}."))
+            continue
+        values[name] = option_values(name, cls, options, problems)
+    return values, problems
+
+
+def option_values(name: str, cls, options: dict, problems: list) -> dict:
+    """One bot's options from a ruleset, each one it declares with a value it accepts (Option.read);
+    what is wrong goes to problems."""
+    declared = {o.name: o for o in cls.options}
+    out = {}
+    for key, (text, key_at, value_at) in options.items():
+        option = declared.get(key)
+        if option is None:
+            hint = did_you_mean(key, declared)
+            problems.append(Diagnostic(key_at, f"bots.options: bot {name} has no option '{key}'", "error",
+                                       (hint + " " if hint else "") + f"Its options: {', '.join(declared) or 'none'} "
+                                       "(`cardrules bots` lists them)."))
+            continue
+        try:
+            out[key] = option.read(name, text)
+        except UsageError as exc:
+            problems.append(Diagnostic(value_at, f"bots.options: {exc}"))
+    return out
+
+
+def for_game(text: str, options: dict) -> str:
+    """A canonical spec with the options a ruleset gives its bot (bots.options: {name: {option:
+    value}}) where the spec gives none: what the bot plays that game with, written out in full."""
+    given = options.get(text.partition(":")[0])
+    if not given:
+        return text
+    parsed = parse_bot(text)
+    return with_options(parsed.cls.name, parsed.cls, {**given, **parsed.values})
 
 
 def make_bot(spec: str, seed: int = 0) -> Player:

@@ -86,7 +86,7 @@ def cmd_simulate(args) -> int:
     check_resume(args)
     game = load(args)
     game.check_players(args.players)
-    names = bot_list(args.bots, args.players)
+    names = bot_list(args.bots, args.players, game)
     coverage = not args.no_coverage
     resumed = resumed_games(args, game, names, coverage) if args.resume else None
     writer = ResultsWriter(args.results, append=args.resume) if args.results else None

@@ -25,13 +25,13 @@ from ..frontend.reading import read_text
 from ..frontend.schema import SCHEMA_PATH
 from ..runtime import rng
 from ..runtime.decisions import show
-from ..seats.registry import listing, make_bot
+from ..seats.registry import BOTS, listing, make_bot
 from ..seats.specs import show_value
 from . import play, playing, record_check, records
 from .batch import add_batch_commands
 from .variants import add_variant_commands
 from .web.serve import add_serve_command
-from .options import (Shared, bot_list, check_bot, known_bots, limits_of, load, non_negative_int,  # noqa: F401
+from .options import (Shared, bot_list, bot_options, check_bot, known_bots, limits_of, load, non_negative_int,  # noqa: F401
                       positive_float, positive_int, seat_bots as seats_of,
                       overrides_of, print_warnings, seat_option, set_option, shared_options)
 from .output import caret_lines, console, err, out, players_text, print_diagnostics, print_json  # noqa: F401
@@ -50,6 +50,7 @@ def check_ruleset(args):
     errors, warnings, game, status, n = [], [], None, 0, None
     try:
         game = load_game(args.ruleset, overrides_of(args))
+        bot_options(game)
         for n in range(game.rules.min_players, game.rules.max_players + 1):
             game.program(n)
         n = None
@@ -143,14 +144,19 @@ def cmd_schema(args) -> int:
 
 
 def cmd_bots(args) -> int:
-    """Every bot with a one-line description and its options (kind, range, default, meaning)."""
+    """Every bot with a one-line description and its options (kind, range, default, meaning); with a
+    ruleset, the values it gives the bots (bots.options) in place of the defaults, marked."""
+    given = bot_options(load(args)) if args.ruleset else {}
     for name, cls in listing():
         if isinstance(cls, CardrulesError):     # an installed package's bot that does not load
             out(f"{name}: cannot be loaded: {cls}")
             continue
         out(f"{name}: {((cls.__doc__ or '').strip().splitlines() or ['(no description)'])[0]}")
+        mine = given.get(name, {}) if BOTS.get(name) is cls else {}
         for o in cls.options:
-            out(f"    {o.name}={show_value(o.default(cls))}  ({o.kind_text()}): {o.doc}")
+            value, mark = (mine[o.name], f"  [{args.ruleset}; default {show_value(o.default(cls))}]") \
+                if o.name in mine else (o.default(cls), "")
+            out(f"    {o.name}={show_value(value)}  ({o.kind_text()}): {o.doc}{mark}")
     out("Give options as NAME:KEY=VALUE,KEY=VALUE, e.g. --bots ismcts:iterations=400,automa:samples=8; "
         "a bot of your own as path/to/mybot.py:ClassName (docs/bots.md)")
     return 0
@@ -161,7 +167,7 @@ def cmd_record(args) -> int:
     with --game G game G of `simulate --seed S` (its deal and bot seeds as simulate derives them)."""
     game = load(args)
     game.check_players(args.players)
-    names = bot_list(args.bots, args.players)
+    names = bot_list(args.bots, args.players, game)
     if args.game is None:
         deal, bots = args.seed, [make_bot(name, rng.derive(args.seed, k)) for k, name in enumerate(names)]
     else:
@@ -271,7 +277,7 @@ def cmd_bench(args) -> int:
     """Bot games on one core for about T seconds; the last line is 'N games/s'."""
     game = load(args)
     game.check_players(args.players)
-    names = bot_list(args.bots, args.players)
+    names = bot_list(args.bots, args.players, game)
     out(f"{game.name} ({args.ruleset}), {args.players} players, bots {','.join(names)}: "
         f"playing for {args.seconds:g} s")
     sys.stdout.flush()
@@ -300,7 +306,7 @@ def cmd_play(args) -> int:
         raise UsageError("play needs a RULESET and --players N (or --resume RECORD to continue a kept game)")
     game = load(args)
     game.check_players(args.players)
-    seat_bots = seats_of(args.seat, args.players)
+    seat_bots = seats_of(args.seat, args.players, game)
     seed = args.seed
     if seed is None:
         seed = random.SystemRandom().randrange(1 << 31)
@@ -425,7 +431,9 @@ def add_game_commands(sub, shared: Shared) -> None:
                                                       new_keeper=new_keeper))
 
     p = sub.add_parser("bots", parents=[common], help="list the bots and their options with their defaults")
-    p.set_defaults(func=cmd_bots)
+    p.add_argument("ruleset", nargs="?", metavar="RULESET",
+                   help="show the options this ruleset gives the bots (bots.options) in place of the defaults")
+    p.set_defaults(func=cmd_bots, set=None)
 
 
 def add_play_command(sub, shared: Shared) -> None:

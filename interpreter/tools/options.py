@@ -11,7 +11,7 @@ from ..compiler.game import file_warnings, load_game
 from ..errors import RulesetError, UsageError
 from ..frontend.loader import load_value
 from ..runtime.engine import DEFAULT_LIMITS
-from ..seats.registry import BOTS, parse_bot
+from ..seats.registry import BOTS, for_game, parse_bot, ruleset_options
 from ..seats.specs import split_seats
 from .output import print_diagnostics
 
@@ -67,25 +67,36 @@ def known_bots() -> str:
     return ", ".join(sorted(BOTS))
 
 
-def check_bot(spec: str) -> str:
-    """A bot spec's canonical text (NAME or NAME:KEY=VALUE,…), or a UsageError with "did you mean"."""
-    return parse_bot(spec).text
+def check_bot(spec: str, game=None) -> str:
+    """A bot spec's canonical text (NAME or NAME:KEY=VALUE,…) with the options the game's ruleset
+    gives that bot (bots.options) where the spec gives none, or a UsageError with "did you mean"."""
+    text = parse_bot(spec).text
+    return for_game(text, bot_options(game)) if game is not None else text
 
 
-def seat_bots(seats: list | None, players: int) -> dict:
+def bot_options(game) -> dict:
+    """The options the game's ruleset gives its bots ({bot: {option: value}}), checked against the
+    bots; a RulesetError with every one that is wrong, at its place in the file."""
+    values, problems = ruleset_options(game.rules.bot_options)
+    if problems:
+        raise RulesetError(problems)
+    return values
+
+
+def seat_bots(seats: list | None, players: int, game) -> dict:
     """--seat K=BOT, repeated: {seat: the bot's canonical spec}; a seat out of range is a UsageError."""
     bots = {}
     for seat, name in seats or []:
         if seat >= players:
             raise UsageError(f"--seat {seat}={name}: seats are 0 to {players - 1}")
-        bots[seat] = check_bot(name)
+        bots[seat] = check_bot(name, game)
     return bots
 
 
-def bot_list(spec: str, players: int) -> list:
+def bot_list(spec: str, players: int, game) -> list:
     """--bots NAME[:KEY=VALUE,…][,NAME…]: one bot for every seat, or exactly one per seat in seat
-    order; each as its canonical spec (what records and results store)."""
-    names = [check_bot(s) for s in split_seats(spec)]
+    order; each as its canonical spec with the game's bot options (what records and results store)."""
+    names = [check_bot(s, game) for s in split_seats(spec)]
     if len(names) == 1:
         return names * players
     if len(names) != players:
@@ -113,6 +124,7 @@ def limits_of(args):
 def load(args):
     """The game of a command that runs a ruleset; the linter's warnings go to stderr first."""
     game = load_game(args.ruleset, overrides_of(args), limits_of(args))
+    bot_options(game)                   # wrong bots.options are the ruleset's errors, whatever plays it
     print_warnings(args.ruleset, overrides_of(args), game)
     return game
 

@@ -89,7 +89,7 @@ def cmd_compare(args) -> int:
     a = variant(args, args.ruleset, args.set_a)
     b = variant(args, args.other or args.ruleset, args.set_b)
     check_same_kind(a.rules.cooperative is not None, b.rules.cooperative is not None)     # before any game
-    names = bot_list(args.bots, args.players)
+    names = same_bots(bot_list(args.bots, args.players, a), bot_list(args.bots, args.players, b))
     total = 2 * args.games * (args.players if args.rotate else 1)
     for game in (a, b):
         prepare(game, args.players, True)               # before the workers fork: they inherit it
@@ -157,11 +157,21 @@ def vary_option(text: str) -> tuple:
     return name.strip(), [set_option(f"{name.strip()}={v.strip()}")[1] for v in split_values(values)]
 
 
+def same_bots(a: list, b: list) -> list:
+    """The bots both variants play with; a UsageError when their rulesets give the bots different
+    options (bots.options): a paired comparison plays both with the same bots."""
+    if a != b:
+        raise UsageError(f"the two rulesets give the bots different options (bots.options): A plays with "
+                         f"{','.join(a)}, B with {','.join(b)}; name those options in --bots to play both "
+                         "with the same bots")
+    return a
+
+
 def cmd_sweep(args) -> int:
     """One row per combination of the varied values, every row on the same games."""
-    names = bot_list(args.bots, args.players)
     grid = list(itertools.product(*[[(name, v) for v in values] for name, values in args.vary]))
     games = [variant(args, args.ruleset, list(combo)) for combo in grid]
+    names = bot_list(args.bots, args.players, games[0])     # --set changes parameters, never bots.options
     for game in games:
         prepare(game, args.players, True)               # before the workers fork: they inherit it
     per_row = args.games * (args.players if args.rotate else 1)

@@ -86,7 +86,7 @@ def table_server(args, kept, table_app) -> tuple:
     args.ruleset = args.source
     game = load(args)
     game.check_players(args.players)
-    seat_bots = seats_of(args.seat, args.players)
+    seat_bots = seats_of(args.seat, args.players, game)
     if len(seat_bots) == args.players:
         raise UsageError("every seat is a bot: serve is for humans (cardrules record plays bots alone)")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
