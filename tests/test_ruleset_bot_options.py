@@ -8,7 +8,8 @@
 - A bot of one's own is given none of them.
 - compare plays both variants with the same bots: it refuses two rulesets that give them
   different options.
-- `cardrules bots RULESET` shows the ruleset's values in place of the defaults, marked.
+- `cardrules bots RULESET` shows the ruleset's values in place of the defaults, marked; simulate's
+  table shows every option each bot played with.
 - Sorting Memo's ismcts looks 4 decisions ahead.
 """
 import json
@@ -114,3 +115,10 @@ def test_cardrules_bots_ruleset_shows_its_values_in_place_of_the_defaults(tmp_pa
 
 def test_sorting_memos_ismcts_looks_four_decisions_ahead():
     assert bot_list("ismcts", 2, load_game(SORTING_MEMO)) == ["ismcts:depth=4", "ismcts:depth=4"]
+
+
+def test_simulates_table_shows_every_option_a_bot_played_with(tmp_path, capsys):
+    code, out, err = call(capsys, "simulate", with_options(tmp_path), "--players", "2", "--bots", "automa,random",
+                          "--games", "2", "--jobs", "1")
+    assert code == 0, err
+    assert "automa:samples=1," in out and "width=3" in out and "…" not in out.split("seat advantage")[0]

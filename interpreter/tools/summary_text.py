@@ -73,12 +73,13 @@ def seat_table(doc: dict) -> Table:
     columns = (("decisions per game ± 95 %", "right"),) if together else \
         ((score, "right"), ("sd", "right"), ("win share ± 95 %", "right"))
     for name, justify in (("seat", "right"), ("bot", "left")) + columns:
-        table.add_column(name, justify=justify)
+        # a long bot spec wraps rather than losing its options (a ruleset's bots.options among them)
+        table.add_column(name, justify=justify, overflow="fold" if name == "bot" else "ellipsis")
     decisions = doc["metrics"]["length"]["decisions_by_seat"]
     for k in range(doc["players"]):
         cells = [pm(decisions[k])] if together else \
             [pm(iv["score_by_seat"][k]), f"{doc['score']['sd_by_seat'][k]:.2f}", pm(iv["wins_by_seat"][k], percent=True)]
-        table.add_row(str(k), Text(doc["bots"][k]), *cells)
+        table.add_row(str(k), Text(doc["bots"][k].replace(",", ", ")), *cells)
     return table
 
 
