@@ -15,7 +15,7 @@ from .bots import AutomaBot, GreedyBot, MemoryBot, RandomBot
 from .ismcts import IsmctsBot
 from .loading import entry_points, is_code, load_class, load_entry, one_line, source_of  # noqa: F401
 from .player import Player
-from .specs import Spec, configured, parse_spec, read_options, with_options
+from .specs import Spec, configured, declared_option, parse_spec, read_options, with_options
 
 BOTS = {cls.name: cls for cls in (RandomBot, GreedyBot, AutomaBot, MemoryBot, IsmctsBot)}
 
@@ -79,17 +79,14 @@ def ruleset_options(given: dict) -> tuple:
 
 
 def option_values(name: str, cls, options: dict, problems: list) -> dict:
-    """One bot's options from a ruleset, each one it declares with a value it accepts (Option.read);
-    what is wrong goes to problems."""
-    declared = {o.name: o for o in cls.options}
+    """One bot's options from a ruleset, each one it declares (specs.declared_option) with a value
+    it accepts (Option.read); what is wrong goes to problems, at the key or the value."""
     out = {}
     for key, (text, key_at, value_at) in options.items():
-        option = declared.get(key)
-        if option is None:
-            hint = did_you_mean(key, declared)
-            problems.append(Diagnostic(key_at, f"bots.options: bot {name} has no option '{key}'", "error",
-                                       (hint + " " if hint else "") + f"Its options: {', '.join(declared) or 'none'} "
-                                       "(`cardrules bots` lists them)."))
+        try:
+            option = declared_option(name, cls, key)
+        except UsageError as exc:
+            problems.append(Diagnostic(key_at, f"bots.options: {exc}"))
             continue
         try:
             out[key] = option.read(name, text)

@@ -121,15 +121,22 @@ def read_options(name: str, cls, text: str) -> dict:
         key = key.strip()
         if not eq or not key:
             raise UsageError(f"bot {name}: '{item.strip()}' is not KEY=VALUE ({options_text(cls)})")
-        option = declared.get(key)
-        if option is None:
-            hint = did_you_mean(key, declared)
-            raise UsageError(f"bot {name} has no option '{key}'" + (f"; {hint}" if hint else "")
-                             + f" ({options_text(cls)})")
+        option = declared_option(name, cls, key, declared)
         if key in values:
             raise UsageError(f"bot {name}: option {key} is given twice")
         values[key] = option.read(name, value)
     return values
+
+
+def declared_option(name: str, cls, key: str, declared: dict | None = None) -> Option:
+    """The option `key` of bot `name` (class cls), or a UsageError with what was meant."""
+    declared = declared if declared is not None else {o.name: o for o in cls.options}
+    option = declared.get(key)
+    if option is None:
+        hint = did_you_mean(key, declared)
+        raise UsageError(f"bot {name} has no option '{key}'" + (f"; {hint}" if hint else "")
+                         + f" ({options_text(cls)})")
+    return option
 
 
 def options_text(cls) -> str:

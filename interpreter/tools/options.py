@@ -67,16 +67,18 @@ def known_bots() -> str:
     return ", ".join(sorted(BOTS))
 
 
-def check_bot(spec: str, game=None) -> str:
-    """A bot spec's canonical text (NAME or NAME:KEY=VALUE,…) with the options the game's ruleset
-    gives that bot (bots.options) where the spec gives none, or a UsageError with "did you mean"."""
+def check_bot(spec: str, given: dict | None = None) -> str:
+    """A bot spec's canonical text (NAME or NAME:KEY=VALUE,…) with the options a ruleset gives that
+    bot (`given`: bot_options of the game) where the spec gives none, or a UsageError with "did you mean"."""
     text = parse_bot(spec).text
-    return for_game(text, bot_options(game)) if game is not None else text
+    return for_game(text, given) if given else text
 
 
 def bot_options(game) -> dict:
-    """The options the game's ruleset gives its bots ({bot: {option: value}}), checked against the
-    bots; a RulesetError with every one that is wrong, at its place in the file."""
+    """The options the game's ruleset gives its bots ({bot: {option: value}}; none without a game),
+    checked against the bots; a RulesetError with every one that is wrong, at its place in the file."""
+    if game is None:
+        return {}
     values, problems = ruleset_options(game.rules.bot_options)
     if problems:
         raise RulesetError(problems)
@@ -85,18 +87,19 @@ def bot_options(game) -> dict:
 
 def seat_bots(seats: list | None, players: int, game) -> dict:
     """--seat K=BOT, repeated: {seat: the bot's canonical spec}; a seat out of range is a UsageError."""
-    bots = {}
+    bots, given = {}, bot_options(game)
     for seat, name in seats or []:
         if seat >= players:
             raise UsageError(f"--seat {seat}={name}: seats are 0 to {players - 1}")
-        bots[seat] = check_bot(name, game)
+        bots[seat] = check_bot(name, given)
     return bots
 
 
 def bot_list(spec: str, players: int, game) -> list:
     """--bots NAME[:KEY=VALUE,…][,NAME…]: one bot for every seat, or exactly one per seat in seat
     order; each as its canonical spec with the game's bot options (what records and results store)."""
-    names = [check_bot(s, game) for s in split_seats(spec)]
+    given = bot_options(game)
+    names = [check_bot(s, given) for s in split_seats(spec)]
     if len(names) == 1:
         return names * players
     if len(names) != players:
