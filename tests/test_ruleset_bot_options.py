@@ -4,7 +4,8 @@
 - An option the command names overrides the ruleset's; the others stay the ruleset's.
 - Records and results store the options every bot played with, so a record replays alike.
 - An unknown bot, an option the bot does not take, or a value it does not accept is an error at
-  its place in the file, with what was meant.
+  its place in the file, with what was meant; among the file's other errors, in the same run,
+  whether a command or the package's validate_file checks it.
 - A bot of one's own is given none of them.
 - compare plays both variants with the same bots: it refuses two rulesets that give them
   different options.
@@ -15,7 +16,7 @@
 import json
 import os
 
-from interpreter import load_game
+from interpreter import load_game, validate_file
 from interpreter.tools.options import bot_list, seat_bots
 from test_cli import R_ECO, ROOT, call
 
@@ -76,6 +77,20 @@ def test_an_unknown_bot_option_or_value_is_an_error_at_its_place_in_the_file(tmp
     assert "did you mean 'depth'?" in err
     assert f"{ruleset}:{lines + 5}:32: bots.options: bot ismcts: option rollout=greedyy is not one of " \
            "random, greedy, informed; did you mean 'greedy'?" in err
+
+
+def test_a_wrong_bot_option_is_reported_with_the_files_other_errors_in_one_run(tmp_path, capsys):
+    with open(R_ECO, encoding="utf-8") as fh:
+        text = fh.read()
+    assert "\n  - count(disposal)" in text
+    ruleset = tmp_path / "two_errors.yaml"
+    ruleset.write_text(text.replace("\n  - count(disposal)", "\n  - count(disposal) - no_such_name", 1)
+                       + "\nbots:\n  options:\n    ismcts: {dept: 4}\n", encoding="utf-8")
+    code, _, err = call(capsys, "validate", str(ruleset))
+    assert code == 1
+    assert "unknown name 'no_such_name'" in err and "bot ismcts has no option 'dept'" in err
+    found = [d.message for d in validate_file(str(ruleset))]
+    assert any("no_such_name" in m for m in found) and any("'dept'" in m for m in found)
 
 
 def test_a_value_of_the_wrong_kind_is_refused(tmp_path, capsys):

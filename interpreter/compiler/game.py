@@ -42,27 +42,29 @@ class Game:
 
 
 def load_game(path: str, overrides: dict | None = None, limits: Limits | None = None,
-              texts: dict | None = None) -> Game:
+              texts: dict | None = None, bots=None) -> Game:
     """Load, schema-check, parse and check a ruleset; raise RulesetError with every problem.
     `limits` are the run-time guards of its programs (engine.Limits; the defaults when None);
-    `texts` ({path: bytes}, a Game's own `texts`) loads the same files again without a disk."""
+    `texts` ({path: bytes}, a Game's own `texts`) loads the same files again without a disk;
+    `bots` checks bots.options (checker.check; the package's load_game passes the bots' own check)."""
     doc = loader.load(path, texts=texts)
     problems = schema.validate(doc)
     if problems:
         raise RulesetError(problems)
-    rules = checker.check(doc, overrides)
+    rules = checker.check(doc, overrides, bots)
     digest = hashlib.sha256()
     for raw in doc.raw:         # the bytes the loader read: no second, unbounded read of each file
         digest.update(raw)
     return Game(rules, path, digest.hexdigest(), dict(overrides or {}), limits, dict(zip(doc.sources, doc.raw)))
 
 
-def validate_file(path: str, overrides: dict | None = None) -> list:
+def validate_file(path: str, overrides: dict | None = None, bots=None) -> list:
     """Every error for a ruleset file (empty when it is valid), compiling every player count and
-    running what every game starts with (turn.first, the setup up to its first shuffle or decision)."""
+    running what every game starts with (turn.first, the setup up to its first shuffle or decision);
+    `bots` as for load_game."""
     n = None
     try:
-        game = load_game(path, overrides)
+        game = load_game(path, overrides, bots=bots)
         for n in range(game.rules.min_players, game.rules.max_players + 1):
             program = game.program(n)       # a constant that does not fit fails here, below
             try:

@@ -30,8 +30,10 @@ from .check.types import expect
 from .loader import Document
 
 
-def check(doc: Document, overrides: dict | None = None) -> ir.Ruleset:
-    """Resolve and check a loaded, schema-valid document; raise RulesetError with every error."""
+def check(doc: Document, overrides: dict | None = None, bots=None) -> ir.Ruleset:
+    """Resolve and check a loaded, schema-valid document; raise RulesetError with every error.
+    `bots` checks bots.options as read_bot_options gives them (seats/registry.py ruleset_options,
+    passed in by whoever knows the bots), among the file's other errors."""
     types: dict = {}
     for _ in range(3):      # first passes learn what each local name is bound to (a let may copy another)
         trial = Context(doc, overrides, types)
@@ -45,7 +47,7 @@ def check(doc: Document, overrides: dict | None = None) -> ir.Ruleset:
         types = learnt
     cx = Context(doc, overrides, types)
     try:
-        return check_pass(cx)
+        return check_pass(cx, bots)
     except RulesetError:
         raise
     except Unresolved:
@@ -70,7 +72,7 @@ def procedure_body(cx: Context, name: str, path) -> list:
         cx.in_params = ()
 
 
-def check_pass(cx: Context) -> ir.Ruleset:
+def check_pass(cx: Context, bots=None) -> ir.Ruleset:
     """One pass over the document: declarations first, then every rule."""
     check_players(cx)
     declare_params(cx)
@@ -110,6 +112,8 @@ def check_pass(cx: Context) -> ir.Ruleset:
     bot_eval = value(cx, ("bots", "eval"), Scope(), default=None)
     expect(cx, bot_eval, {"int"}, "the bots' rating")
     bot_options = read_bot_options(cx)
+    if bots is not None:
+        cx.err.diagnostics.extend(bots(bot_options)[1])
     stats = check_stats(cx)
     check_recursion(cx, procedures)
     display = check_display(cx, score, tiebreak)

@@ -126,8 +126,7 @@ def limits_of(args):
 
 def load(args):
     """The game of a command that runs a ruleset; the linter's warnings go to stderr first."""
-    game = load_game(args.ruleset, overrides_of(args), limits_of(args))
-    bot_options(game)                   # wrong bots.options are the ruleset's errors, whatever plays it
+    game = load_game(args.ruleset, overrides_of(args), limits_of(args), bots=ruleset_options)
     print_warnings(args.ruleset, overrides_of(args), game)
     return game
 

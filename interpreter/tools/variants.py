@@ -16,6 +16,7 @@ from rich.text import Text
 from ..analysis.compare import check_same_kind, compare
 from ..compiler.game import load_game
 from ..runtime.coverage import plain_points
+from ..seats.registry import ruleset_options
 from ..errors import RulesetError, UsageError
 from . import simulate
 from .batch import add_output_options, analysed, emit, progress_for
@@ -57,7 +58,7 @@ def variant(args, path: str, extra: list):
         if isinstance(value, RulesetError):
             raise value
         given[name] = value
-    game = load_game(path, given, limits_of(args))
+    game = load_game(path, given, limits_of(args), bots=ruleset_options)
     print_warnings(path, given, game)
     game.check_players(args.players)
     return game
