@@ -46,8 +46,10 @@ def check(doc: Document, overrides: dict | None = None, bots=None) -> ir.Ruleset
             break
         types = learnt
     cx = Context(doc, overrides, types)
+    if bots is not None:        # first, so that every way out of the pass below reports them
+        cx.err.diagnostics.extend(bots(read_bot_options(cx))[1])
     try:
-        return check_pass(cx, bots)
+        return check_pass(cx)
     except RulesetError:
         raise
     except Unresolved:
@@ -72,7 +74,7 @@ def procedure_body(cx: Context, name: str, path) -> list:
         cx.in_params = ()
 
 
-def check_pass(cx: Context, bots=None) -> ir.Ruleset:
+def check_pass(cx: Context) -> ir.Ruleset:
     """One pass over the document: declarations first, then every rule."""
     check_players(cx)
     declare_params(cx)
@@ -112,8 +114,6 @@ def check_pass(cx: Context, bots=None) -> ir.Ruleset:
     bot_eval = value(cx, ("bots", "eval"), Scope(), default=None)
     expect(cx, bot_eval, {"int"}, "the bots' rating")
     bot_options = read_bot_options(cx)
-    if bots is not None:
-        cx.err.diagnostics.extend(bots(bot_options)[1])
     stats = check_stats(cx)
     check_recursion(cx, procedures)
     display = check_display(cx, score, tiebreak)
