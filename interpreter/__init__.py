@@ -9,8 +9,8 @@ __all__ = ["CardrulesError", "Game", "IllegalMove", "RecordError", "RulesetError
 
 
 def load_game(path: str, overrides: dict | None = None, limits=None, texts: dict | None = None) -> Game:
-    """Load and check a ruleset (its bots.options too, against the bots of cardrules); raise
-    RulesetError with every problem, each at its file:line:col."""
+    """Load and check a ruleset (its bots.options too, against the bots of cardrules): the door of
+    every command; raise RulesetError with every problem, each at its file:line:col."""
     return _game.load_game(path, overrides, limits, texts, bots=_bot_options)
 
 

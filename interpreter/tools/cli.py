@@ -19,13 +19,14 @@ import time
 import traceback
 from dataclasses import replace
 
-from ..compiler.game import file_warnings, load_game
+from .. import load_game
+from ..compiler.game import file_warnings
 from ..errors import CardrulesError, Diagnostic, Pos, RecordError, RuleRuntimeError, RulesetError, UsageError
 from ..frontend.reading import read_text
 from ..frontend.schema import SCHEMA_PATH
 from ..runtime import rng
 from ..runtime.decisions import show
-from ..seats.registry import BOTS, listing, make_bot, ruleset_options
+from ..seats.registry import BOTS, listing, make_bot
 from ..seats.specs import show_value
 from . import play, playing, record_check, records
 from .batch import add_batch_commands
@@ -49,7 +50,7 @@ def check_ruleset(args):
     them as diagnostics."""
     errors, warnings, game, status, n = [], [], None, 0, None
     try:
-        game = load_game(args.ruleset, overrides_of(args), bots=ruleset_options)
+        game = load_game(args.ruleset, overrides_of(args))
         for n in range(game.rules.min_players, game.rules.max_players + 1):
             game.program(n)
         n = None
@@ -238,7 +239,7 @@ def replay_game(args, record: dict, record_path: str, doing: tuple = ("replay", 
     path = args.ruleset or record_check.find_ruleset(record.get("ruleset"), record_path)
     overrides = record.get("overrides") or {}
     try:
-        game = load_game(path, overrides, limits_of(args), bots=ruleset_options)
+        game = load_game(path, overrides, limits_of(args))
     except RulesetError as exc:
         raise record_overrides_at(exc, record_path) from None
     if record.get("sha256") != game.sha256:

@@ -7,7 +7,8 @@ import os
 from dataclasses import replace
 from typing import NamedTuple
 
-from ..compiler.game import file_warnings, load_game
+from .. import load_game
+from ..compiler.game import file_warnings
 from ..errors import RulesetError, UsageError
 from ..frontend.loader import load_value
 from ..runtime.engine import DEFAULT_LIMITS
@@ -126,7 +127,7 @@ def limits_of(args):
 
 def load(args):
     """The game of a command that runs a ruleset; the linter's warnings go to stderr first."""
-    game = load_game(args.ruleset, overrides_of(args), limits_of(args), bots=ruleset_options)
+    game = load_game(args.ruleset, overrides_of(args), limits_of(args))
     print_warnings(args.ruleset, overrides_of(args), game)
     return game
 

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..compiler.game import load_game
+from .. import load_game
 from ..errors import IllegalMove, RuleRuntimeError, UsageError
 from ..runtime.engine import DEFAULT_LIMITS
-from ..seats.registry import ruleset_options
 from ..seats.views import Observer
 from .rl_actions import action_count
 from .rl_observe import Layout
@@ -33,7 +32,7 @@ class Table:
         if type(players) is not int:
             raise UsageError(f"players must be a whole number, not {players!r}")
         limits = replace(DEFAULT_LIMITS, moves=max_moves) if max_moves is not None else None
-        self.game = load_game(ruleset_path, dict(overrides or {}), limits, bots=ruleset_options)
+        self.game = load_game(ruleset_path, dict(overrides or {}), limits)
         self.program = self.game.program(players)
         self.players, self.payoff = players, payoff
         self.layout = Layout(self.program)

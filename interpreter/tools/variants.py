@@ -14,9 +14,8 @@ from rich.table import Table
 from rich.text import Text
 
 from ..analysis.compare import check_same_kind, compare
-from ..compiler.game import load_game
+from .. import load_game
 from ..runtime.coverage import plain_points
-from ..seats.registry import ruleset_options
 from ..errors import RulesetError, UsageError
 from . import simulate
 from .batch import add_output_options, analysed, emit, progress_for
@@ -58,7 +57,7 @@ def variant(args, path: str, extra: list):
         if isinstance(value, RulesetError):
             raise value
         given[name] = value
-    game = load_game(path, given, limits_of(args), bots=ruleset_options)
+    game = load_game(path, given, limits_of(args))
     print_warnings(path, given, game)
     game.check_players(args.players)
     return game
